@@ -1,0 +1,30 @@
+"""checkraise: no-limit Texas Hold'em AI.
+
+Cards and ranges, a 7-card evaluator, equity, a rule-exact engine, agents,
+solvers and the places bots play. See ``docs/architecture.md`` for the map.
+"""
+
+from __future__ import annotations
+
+from checkraise.cards import (
+    COMBO_CARDS,
+    NUM_COMBOS,
+    combo_index,
+    format_card,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "COMBO_CARDS",
+    "NUM_COMBOS",
+    "__version__",
+    "combo_index",
+    "format_card",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+]

@@ -1,0 +1,56 @@
+"""Entry point of the ``checkraise`` command.
+
+Each command lives in its own module under ``checkraise.cli`` and registers
+itself on :data:`app`; this module only imports them and turns bad-input errors
+into one line on stderr with exit status 2.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import typer
+
+__all__ = ["app", "main", "run"]
+
+app = typer.Typer(
+    name="checkraise",
+    help="No-limit Texas Hold'em AI: evaluate, compute equity, play, solve.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+# Command modules, imported for their side effect of registering on ``app``.
+COMMAND_MODULES = [
+    "checkraise.cli.eval_cmd",
+    "checkraise.cli.demo_cmd",
+]
+
+for _name in COMMAND_MODULES:
+    importlib.import_module(_name)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; return the process exit status."""
+    try:
+        app(args=argv, prog_name="checkraise")
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    except (ValueError, OSError) as exc:
+        print(f"checkraise: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("checkraise: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,61 @@
+"""Slow, obviously correct twins of checkraise's fast functions.
+
+Tests check the fast kernels against these on random and exhaustive inputs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+CATEGORY_NAMES = (
+    "high card",
+    "pair",
+    "two pair",
+    "three of a kind",
+    "straight",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
+)
+
+
+def naive_rank5(cards: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+    """(category, tie-breakers...) of exactly five cards; tuples compare like hands."""
+    ranks = sorted((c >> 2 for c in cards), reverse=True)
+    suits = {c & 3 for c in cards}
+    counts = Counter(ranks)
+    # Groups ordered by count then rank: e.g. full house -> (trip rank, pair rank).
+    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+    shape = [n for _, n in groups]
+    flush = len(suits) == 1
+    distinct = sorted(counts, reverse=True)
+    straight_high = -1
+    if len(distinct) == 5:
+        if distinct[0] - distinct[4] == 4:
+            straight_high = distinct[0]
+        elif distinct == [12, 3, 2, 1, 0]:
+            straight_high = 3  # the wheel, five-high
+    if straight_high >= 0 and flush:
+        return (8, straight_high)
+    if shape == [4, 1]:
+        return (7, groups[0][0], groups[1][0])
+    if shape == [3, 2]:
+        return (6, groups[0][0], groups[1][0])
+    if flush:
+        return (5, *ranks)
+    if straight_high >= 0:
+        return (4, straight_high)
+    if shape == [3, 1, 1]:
+        return (3, *(r for r, _ in groups))
+    if shape == [2, 2, 1]:
+        return (2, *(r for r, _ in groups))
+    if shape == [2, 1, 1, 1]:
+        return (1, *(r for r, _ in groups))
+    return (0, *ranks)
+
+
+def naive_rank(cards: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+    """Best five-card value of 5, 6 or 7 cards."""
+    return max(naive_rank5(five) for five in combinations(cards, 5))
