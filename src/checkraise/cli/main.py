@@ -53,4 +53,8 @@ def run() -> None:
 
 
 if __name__ == "__main__":
-    run()
+    # Under `python -m` this file is `__main__`, a second copy whose `app` has no commands
+    # (they register on `checkraise.cli.main.app`); run that module's entry point instead.
+    from checkraise.cli.main import run as _run
+
+    _run()
