@@ -1,0 +1,154 @@
+"""Pots, side pots, showdown and payout of a finished hand.
+
+A separate pot exists for every distinct total a seat put in; a seat takes part
+in each pot up to its own total, folded or not, but only seats still in can win
+(the rule of the reference ACPC dealer, ``valueOfState`` in its ``game.c``). The
+part of the largest total that nobody else matched is the uncalled bet and is
+returned.
+
+``casino`` splits a tied pot into equal ints; the odd chips go to the first
+winner left of the button, and consecutive pots contested by the same seats are
+merged first (as PokerKit does), so they share one odd-chip decision.
+``acpc`` splits every layer in exact fractions, as the dealer reports them.
+
+Hands are ranked only when a showdown happens, and only for the seats still in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, NamedTuple
+
+from checkraise import evaluator as _evaluator
+
+if TYPE_CHECKING:
+    from checkraise.engine.state import State
+
+__all__ = ["Pot", "Result", "pots", "settle"]
+
+
+def _pick_rank_fn() -> Callable[[Sequence[int]], int]:
+    # The evaluator may offer an int-only entry point that skips card parsing.
+    for name in ("evaluate_ints", "evaluate7", "evaluate_cards", "rank_cards"):
+        fn = getattr(_evaluator, name, None)
+        if callable(fn):
+            return fn  # type: ignore[no-any-return]
+    return _evaluator.evaluate
+
+
+_rank_cards = _pick_rank_fn()
+
+
+class Pot(NamedTuple):
+    """A main or side pot: its chips and the seats still in that may win it."""
+
+    amount: int
+    eligible: tuple[int, ...]
+
+
+class Result(NamedTuple):
+    """Payout of a finished hand."""
+
+    payoffs: tuple[int | Fraction, ...]
+    winnings: tuple[int | Fraction, ...]
+    uncalled: tuple[int, int] | None
+
+
+def _uncalled(tot: Sequence[int]) -> tuple[int, int] | None:
+    top = max(tot)
+    seat = tot.index(top)
+    second = max(t for i, t in enumerate(tot) if i != seat)
+    return (seat, top - second) if top > second else None
+
+
+def pots(tot: Sequence[int], live: Sequence[bool], order: Sequence[int]) -> list[Pot]:
+    """Main and side pots from totals put in, without the uncalled bet.
+
+    ``order`` lists the seats from the first left of the button; eligible seats are
+    listed in that order. Consecutive pots with the same eligible seats are merged.
+
+    Examples
+    --------
+    >>> pots([100, 300, 300], [True, True, True], [0, 1, 2])
+    [Pot(amount=300, eligible=(0, 1, 2)), Pot(amount=400, eligible=(1, 2))]
+    >>> pots([100, 500, 50], [True, True, False], [0, 1, 2])
+    [Pot(amount=250, eligible=(0, 1))]
+    """
+    unc = _uncalled(tot)
+    capped = list(tot)
+    if unc is not None:
+        capped[unc[0]] -= unc[1]
+    out: list[Pot] = []
+    prev = 0
+    for level in sorted(set(capped)):
+        if level == 0:
+            continue
+        amount = sum(min(t, level) - min(t, prev) for t in capped)
+        eligible = tuple(i for i in order if live[i] and capped[i] >= level)
+        if out and out[-1].eligible == eligible:
+            amount += out.pop().amount
+        out.append(Pot(amount, eligible))
+        prev = level
+    return out
+
+
+def settle(state: State) -> Result:
+    """Payout of the finished hand in ``state`` (see the module docstring)."""
+    n = state._n
+    tot = [a + c for a, c in zip(state._ante, state._contrib, strict=True)]
+    live = [not f for f in state._folded]
+    unc = _uncalled(tot)
+    win: list[int | Fraction] = [0] * n
+    if state._nlive == 1:
+        w = live.index(True)
+        win[w] = sum(tot) - (unc[1] if unc is not None and unc[0] == w else 0)
+    else:
+        cfg = state._cfg
+        h = cfg.hole_cards
+        cards = state._cards
+        board = cards[n * h:n * h + state._nboard]
+        rank = [-1] * n
+        for i in range(n):
+            if live[i]:
+                rank[i] = _rank_cards(cards[i * h:(i + 1) * h] + board)
+        first = (cfg.button + 1) % n
+        order = [(first + j) % n for j in range(n)]
+        if state._acpc:
+            _split_layers(tot, rank, unc, win)
+        else:
+            for pot in pots(tot, live, order):
+                best = max(rank[i] for i in pot.eligible)
+                winners = [i for i in pot.eligible if rank[i] == best]
+                share, odd = divmod(pot.amount, len(winners))
+                for i in winners:
+                    win[i] += share
+                win[winners[0]] += odd
+    pay: list[int | Fraction] = [w - t for w, t in zip(win, tot, strict=True)]
+    if unc is not None:
+        pay[unc[0]] += unc[1]
+    return Result(tuple(pay), tuple(win), unc)
+
+
+def _split_layers(
+    tot: list[int], rank: list[int], unc: tuple[int, int] | None, win: list[int | Fraction]
+) -> None:
+    capped = list(tot)
+    if unc is not None:
+        capped[unc[0]] -= unc[1]
+    prev = 0
+    for level in sorted(set(capped)):
+        if level == 0:
+            continue
+        amount = sum(min(t, level) - min(t, prev) for t in capped)
+        contenders = [i for i, t in enumerate(capped) if t >= level and rank[i] >= 0]
+        best = max(rank[i] for i in contenders)
+        winners = [i for i in contenders if rank[i] == best]
+        share = Fraction(amount, len(winners))
+        value: int | Fraction = share.numerator if share.denominator == 1 else share
+        for i in winners:
+            win[i] += value
+        prev = level
+    for i, w in enumerate(win):
+        if isinstance(w, Fraction) and w.denominator == 1:
+            win[i] = w.numerator
