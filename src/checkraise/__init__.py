@@ -15,12 +15,32 @@ from checkraise.cards import (
     parse_card,
     parse_cards,
 )
+from checkraise.engine import (
+    Action,
+    ActionKind,
+    Betting,
+    IllegalActionError,
+    LegalActions,
+    Observation,
+    RuleSet,
+    State,
+    TableConfig,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "COMBO_CARDS",
     "NUM_COMBOS",
+    "Action",
+    "ActionKind",
+    "Betting",
+    "IllegalActionError",
+    "LegalActions",
+    "Observation",
+    "RuleSet",
+    "State",
+    "TableConfig",
     "__version__",
     "combo_index",
     "format_card",

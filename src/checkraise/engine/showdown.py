@@ -20,24 +20,22 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, NamedTuple
 
-from checkraise import evaluator as _evaluator
-
 if TYPE_CHECKING:
     from checkraise.engine.state import State
 
 __all__ = ["Pot", "Result", "pots", "settle"]
 
 
-def _pick_rank_fn() -> Callable[[Sequence[int]], int]:
-    # The evaluator may offer an int-only entry point that skips card parsing.
-    for name in ("evaluate_ints", "evaluate7", "evaluate_cards", "rank_cards"):
-        fn = getattr(_evaluator, name, None)
-        if callable(fn):
-            return fn  # type: ignore[no-any-return]
-    return _evaluator.evaluate
+def _load_rank_fn() -> Callable[[Sequence[int]], int]:
+    # Imported on the first showdown: the evaluator loads numba, which a program
+    # that only deals and folds (or the CLI's --help) should not wait for.
+    from checkraise import evaluator
+
+    fn: Callable[[Sequence[int]], int] = getattr(evaluator, "evaluate_ints", evaluator.evaluate)
+    return fn
 
 
-_rank_cards = _pick_rank_fn()
+_rank_fn: list[Callable[[Sequence[int]], int]] = []
 
 
 class Pot(NamedTuple):
@@ -108,10 +106,13 @@ def settle(state: State) -> Result:
         h = cfg.hole_cards
         cards = state._cards
         board = cards[n * h:n * h + state._nboard]
+        if not _rank_fn:
+            _rank_fn.append(_load_rank_fn())
+        rank_cards = _rank_fn[0]
         rank = [-1] * n
         for i in range(n):
             if live[i]:
-                rank[i] = _rank_cards(cards[i * h:(i + 1) * h] + board)
+                rank[i] = rank_cards(cards[i * h:(i + 1) * h] + board)
         first = (cfg.button + 1) % n
         order = [(first + j) % n for j in range(n)]
         if state._acpc:
