@@ -26,6 +26,7 @@ app = typer.Typer(
 COMMAND_MODULES = [
     "checkraise.cli.eval_cmd",
     "checkraise.cli.demo_cmd",
+    "checkraise.cli.hands_cmd",
 ]
 
 for _name in COMMAND_MODULES:

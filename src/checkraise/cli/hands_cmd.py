@@ -1,0 +1,158 @@
+"""``checkraise hands import|stats|export``: the hand database from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from checkraise.cli.main import app
+
+hands_app = typer.Typer(
+    help="Hand histories: import PokerStars text and ACPC logs, statistics, export.",
+    no_args_is_help=True,
+)
+app.add_typer(hands_app, name="hands")
+
+_POSITION_ORDER = ("SB", "BB", "UTG", "UTG+1", "UTG+2", "UTG+3", "LJ", "HJ", "CO", "BTN")
+
+
+@hands_app.command("import")
+def import_command(
+    files: list[Path] = typer.Argument(..., help="PokerStars .txt files and/or ACPC .log files."),
+    db_path: Path = typer.Option(Path("hands.sqlite"), "--db", help="Hand database (SQLite)."),
+    game: Path | None = typer.Option(
+        None, "--game", help="ACPC game file for logs (default: the one the log header names)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+) -> None:
+    """Import hand histories, one transaction per file; hands already present are skipped.
+
+    Every hand is replayed through the engine and must agree with the amounts the file
+    says were collected; a file with a bad hand is reported and leaves the database as
+    it was. Exit status 2 when any file was rejected.
+    """
+    from rich.progress import Progress
+
+    from checkraise.histories.database import open_database
+    from checkraise.histories.importer import FileReport, import_files
+    from checkraise.protocol.gamedef import load_gamedef
+
+    gamedef = load_gamedef(game) if game is not None else None
+    db = open_database(db_path)
+    try:
+        with Progress(transient=True, disable=as_json) as progress:
+            task = progress.add_task("importing", total=len(files))
+
+            def advance(report: FileReport) -> None:
+                progress.update(task, advance=1, description=Path(report.path).name)
+
+            reports = import_files(db, files, game=gamedef, on_file=advance)
+    finally:
+        db.close()
+    bad = [r for r in reports if not r.ok]
+    if as_json:
+        print(json.dumps({"db": str(db_path), "files": [r.__dict__ for r in reports]}))
+    else:
+        read = sum(r.hands for r in reports)
+        added = sum(r.added for r in reports)
+        print(f"{len(reports) - len(bad)} of {len(reports)} files imported: {read} hands read, "
+              f"{added} added, {read - added} already present")
+        for r in bad:
+            typer.echo(f"rejected {r.path}: {r.error}", err=True)
+    if bad:
+        raise typer.Exit(2)
+
+
+@hands_app.command("stats")
+def stats_command(
+    db_path: Path = typer.Option(Path("hands.sqlite"), "--db", help="Hand database (SQLite)."),
+    player: str | None = typer.Option(None, "--player", help="Only this player."),
+    position: list[str] = typer.Option(
+        [], "--position", help="Only these positions (SB BB UTG ... HJ CO BTN); repeatable."
+    ),
+    by_position: bool = typer.Option(
+        False, "--by-position", help="One line per player and position."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+    out: Path | None = typer.Option(
+        None, "--out", help="Folder for winnings.png (cumulative winnings per player)."
+    ),
+) -> None:
+    """Player statistics: hands, VPIP, PFR, 3-bet %, AF, WTSD, W$SD, bb/100."""
+    from checkraise.histories.database import open_database
+    from checkraise.histories.stats import player_stats
+
+    if not db_path.exists():
+        raise ValueError(f"hand database {str(db_path)!r} does not exist: run 'hands import'")
+    db = open_database(db_path)
+    try:
+        lines = player_stats(db, player=player, positions=tuple(position),
+                             by_position=by_position)
+        lines.sort(key=lambda s: (s.player if by_position else "",
+                                  _POSITION_ORDER.index(s.position)
+                                  if s.position in _POSITION_ORDER else -1))
+        plot = None
+        if out is not None:
+            from checkraise.histories.plots import plot_cumulative_winnings
+
+            players = (player,) if player else ()
+            plot = plot_cumulative_winnings(db, out / "winnings.png", players)
+    finally:
+        db.close()
+    if as_json:
+        print(json.dumps({"stats": [s.as_dict() for s in lines],
+                          "plot": str(plot) if plot else None}))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"Hand statistics: {db_path.name}")
+    for col in ("player", "pos", "hands", "VPIP", "PFR", "3bet", "AF", "WTSD", "W$SD", "bb/100"):
+        table.add_column(col, justify="left" if col in ("player", "pos") else "right",
+                         no_wrap=True)
+
+    def f(x: float | None, digits: int = 1) -> str:
+        return "-" if x is None else f"{x:.{digits}f}"
+
+    for s in lines:
+        table.add_row(s.player, s.position, str(s.hands), f(s.vpip), f(s.pfr), f(s.three_bet),
+                      f(s.aggression, 2), f(s.wtsd), f(s.wsd), f(s.bb_per_100, 2))
+    Console().print(table)
+    if plot is not None:
+        print(f"wrote {plot}")
+
+
+@hands_app.command("export")
+def export_command(
+    db_path: Path = typer.Option(Path("hands.sqlite"), "--db", help="Hand database (SQLite)."),
+    fmt: str = typer.Option("pokerstars", "--format", help="pokerstars or acpc."),
+    out: Path = typer.Option(Path("out"), "--out", help="Folder for the exported files."),
+    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+) -> None:
+    """Write the database back out as PokerStars text or ACPC dealer logs (+ game files)."""
+    from checkraise.histories.acpc_log import write_logs
+    from checkraise.histories.database import load_hands, open_database
+    from checkraise.histories.pokerstars import format_hands
+
+    if fmt not in ("pokerstars", "acpc"):
+        raise ValueError(f"unknown format {fmt!r}: expected pokerstars or acpc")
+    if not db_path.exists():
+        raise ValueError(f"hand database {str(db_path)!r} does not exist: run 'hands import'")
+    db = open_database(db_path)
+    try:
+        hands = list(load_hands(db))
+    finally:
+        db.close()
+    out.mkdir(parents=True, exist_ok=True)
+    if fmt == "pokerstars":
+        path = out / "hands.txt"
+        path.write_text(format_hands(hands) if hands else "", encoding="utf-8")
+        paths = [path]
+    else:
+        paths = write_logs(hands, out, stem="hands")
+    if as_json:
+        print(json.dumps({"hands": len(hands), "files": [str(p) for p in paths]}))
+    else:
+        print(f"wrote {len(hands)} hands to {', '.join(str(p) for p in paths)}")

@@ -1,0 +1,379 @@
+"""The hand database: one SQLite file (standard library ``sqlite3``), versioned schema.
+
+Tables (schema version 2):
+
+``players(id, name)``
+    One row per screen name.
+``hands(id, site, site_hand_id, ...)``
+    One row per hand, unique on ``(site, site_hand_id)`` so that importing the same
+    file twice adds nothing; stakes, button, board, pot, game rules, source file.
+``seats(hand_id, seat, player_id, ...)``
+    One row per player in a hand, in engine seat order: stack, blind, ante, hole
+    cards where known, shown or not, chips collected (exact, as a fraction) and net.
+``actions(hand_id, idx, street, seat, move, amount, to_amount, all_in)``
+    Every voluntary action in order.
+``seat_stats(hand_id, seat, player_id, position, vpip, ...)`` (version 2)
+    The per-seat counts of :mod:`checkraise.histories.stats`, indexed by player and
+    position so that per-player statistics are one indexed aggregate.
+
+The version lives in ``PRAGMA user_version``; :func:`open_database` applies the
+missing migrations in order, each in its own transaction. A migration is a Python
+function, so that a new derived table can be filled from the hands already stored
+(version 2 does that).
+
+Examples
+--------
+>>> from checkraise.histories.pokerstars import EXAMPLE, parse_text
+>>> db = open_database(":memory:")
+>>> insert_hands(db, parse_text(EXAMPLE))
+1
+>>> insert_hands(db, parse_text(EXAMPLE))
+0
+>>> [h.hand_id for h in load_hands(db)]
+['1']
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Final
+
+from checkraise.cards import format_cards, parse_cards
+from checkraise.histories.record import HandAction, HandRecord, Move, PlayerSeat
+from checkraise.histories.stats import seat_stats
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "existing_keys",
+    "insert_hands",
+    "load_hands",
+    "open_database",
+]
+
+_V1: Final = """
+CREATE TABLE players (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+);
+CREATE TABLE hands (
+    id INTEGER PRIMARY KEY,
+    site TEXT NOT NULL,
+    site_hand_id TEXT NOT NULL,
+    table_name TEXT NOT NULL,
+    started TEXT NOT NULL,
+    small_blind INTEGER NOT NULL,
+    big_blind INTEGER NOT NULL,
+    ante INTEGER NOT NULL,
+    max_seats INTEGER NOT NULL,
+    button INTEGER NOT NULL,
+    num_players INTEGER NOT NULL,
+    board TEXT NOT NULL,
+    total_pot TEXT NOT NULL,
+    rake TEXT NOT NULL,
+    betting TEXT NOT NULL,
+    first_player TEXT NOT NULL,
+    raise_sizes TEXT NOT NULL,
+    max_raises TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    unit INTEGER NOT NULL,
+    currency TEXT NOT NULL,
+    source TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    UNIQUE (site, site_hand_id)
+);
+CREATE TABLE seats (
+    hand_id INTEGER NOT NULL REFERENCES hands(id),
+    seat INTEGER NOT NULL,
+    table_seat INTEGER NOT NULL,
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    stack INTEGER NOT NULL,
+    blind INTEGER NOT NULL,
+    ante INTEGER NOT NULL,
+    hole_cards TEXT,
+    showed INTEGER NOT NULL,
+    collected TEXT NOT NULL,
+    uncalled INTEGER NOT NULL,
+    net REAL NOT NULL,
+    PRIMARY KEY (hand_id, seat)
+) WITHOUT ROWID;
+CREATE INDEX seats_by_player ON seats (player_id, hand_id);
+CREATE TABLE actions (
+    hand_id INTEGER NOT NULL REFERENCES hands(id),
+    idx INTEGER NOT NULL,
+    street INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    amount INTEGER NOT NULL,
+    to_amount INTEGER NOT NULL,
+    all_in INTEGER NOT NULL,
+    PRIMARY KEY (hand_id, idx)
+) WITHOUT ROWID;
+"""
+
+_V2: Final = """
+CREATE TABLE seat_stats (
+    hand_id INTEGER NOT NULL REFERENCES hands(id),
+    seat INTEGER NOT NULL,
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    position TEXT NOT NULL,
+    vpip INTEGER NOT NULL,
+    pfr INTEGER NOT NULL,
+    three_bet_chance INTEGER NOT NULL,
+    three_bet INTEGER NOT NULL,
+    saw_flop INTEGER NOT NULL,
+    showdown INTEGER NOT NULL,
+    won_at_showdown INTEGER NOT NULL,
+    postflop_bets INTEGER NOT NULL,
+    postflop_raises INTEGER NOT NULL,
+    postflop_calls INTEGER NOT NULL,
+    net_bb REAL NOT NULL,
+    PRIMARY KEY (hand_id, seat)
+) WITHOUT ROWID;
+CREATE INDEX seat_stats_by_player ON seat_stats (player_id, position);
+"""
+
+
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    # executescript() would commit the open transaction; run statement by statement.
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _migrate_1(db: sqlite3.Connection) -> None:
+    _run_script(db, _V1)
+
+
+def _migrate_2(db: sqlite3.Connection) -> None:
+    _run_script(db, _V2)
+    # Hands stored under version 1 get their statistics now.
+    ids = [row[0] for row in db.execute("SELECT id FROM hands ORDER BY id")]
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        hands = list(load_hands(db, hand_ids=chunk))
+        db.executemany(_STATS_INSERT, _stats_rows(db, zip(chunk, hands, strict=True)))
+
+
+MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (_migrate_1, _migrate_2)
+SCHEMA_VERSION: Final = len(MIGRATIONS)
+
+_HAND_INSERT: Final = (
+    "INSERT INTO hands VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+_SEAT_INSERT: Final = "INSERT INTO seats VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+_ACTION_INSERT: Final = "INSERT INTO actions VALUES (?,?,?,?,?,?,?,?)"
+_STATS_INSERT: Final = "INSERT INTO seat_stats VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+
+
+def open_database(path: str | Path) -> sqlite3.Connection:
+    """Open (creating if needed) a hand database and bring its schema up to date.
+
+    Raises ``ValueError`` for a database written by a newer checkraise.
+
+    Examples
+    --------
+    >>> db = open_database(":memory:")
+    >>> db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    True
+    """
+    db = sqlite3.connect(str(path), isolation_level=None)
+    db.execute("PRAGMA foreign_keys = ON")
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if version > SCHEMA_VERSION:
+        db.close()
+        raise ValueError(
+            f"hand database {str(path)!r} has schema version {version}; this checkraise "
+            f"reads versions up to {SCHEMA_VERSION}"
+        )
+    for number in range(version + 1, SCHEMA_VERSION + 1):
+        db.execute("BEGIN")
+        try:
+            MIGRATIONS[number - 1](db)
+            db.execute(f"PRAGMA user_version = {number}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    return db
+
+
+def existing_keys(db: sqlite3.Connection, hands: Sequence[HandRecord]) -> set[tuple[str, str]]:
+    """The ``(site, hand_id)`` keys among ``hands`` that the database already holds."""
+    found: set[tuple[str, str]] = set()
+    by_site: dict[str, list[str]] = {}
+    for h in hands:
+        by_site.setdefault(h.site, []).append(h.hand_id)
+    for site, ids in by_site.items():
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = db.execute(
+                f"SELECT site_hand_id FROM hands WHERE site = ? AND site_hand_id IN ({marks})",
+                (site, *chunk),
+            )
+            found.update((site, r[0]) for r in rows)
+    return found
+
+
+def _player_ids(db: sqlite3.Connection, names: Iterable[str]) -> dict[str, int]:
+    wanted = set(names)
+    ids: dict[str, int] = {}
+    pending = list(wanted)
+    for start in range(0, len(pending), 500):
+        chunk = pending[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        ids.update(db.execute(f"SELECT name, id FROM players WHERE name IN ({marks})", chunk))
+    missing = sorted(wanted - ids.keys())
+    if missing:
+        db.executemany("INSERT INTO players (name) VALUES (?)", [(m,) for m in missing])
+        return _player_ids(db, wanted)
+    return ids
+
+
+def _ints(values: tuple[int, ...]) -> str:
+    return " ".join(map(str, values))
+
+
+def _stats_rows(
+    db: sqlite3.Connection, pairs: Iterable[tuple[int, HandRecord]]
+) -> list[tuple[object, ...]]:
+    pairs = list(pairs)
+    players = _player_ids(db, (s.name for _, h in pairs for s in h.seats))
+    rows: list[tuple[object, ...]] = []
+    for hand_id, hand in pairs:
+        big = hand.big_blind or 1
+        for seat, (s, st) in enumerate(zip(hand.seats, seat_stats(hand), strict=True)):
+            rows.append(
+                (hand_id, seat, players[s.name], st.position, st.vpip, st.pfr,
+                 st.three_bet_chance, st.three_bet, st.saw_flop, st.showdown,
+                 st.won_at_showdown, st.postflop_bets, st.postflop_raises, st.postflop_calls,
+                 st.net / big)
+            )
+    return rows
+
+
+def insert_hands(db: sqlite3.Connection, hands: Sequence[HandRecord]) -> int:
+    """Insert the hands not yet stored, in one transaction; return how many were added.
+
+    Hands already present (same site and hand number) are skipped, so importing a
+    file twice adds nothing. On any error nothing is written.
+    """
+    db.execute("BEGIN")
+    try:
+        added = _insert(db, hands)
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return added
+
+
+def _insert(db: sqlite3.Connection, hands: Sequence[HandRecord]) -> int:
+    present = existing_keys(db, hands)
+    fresh: list[HandRecord] = []
+    seen: set[tuple[str, str]] = set()
+    for h in hands:
+        if h.key not in present and h.key not in seen:
+            seen.add(h.key)
+            fresh.append(h)
+    if not fresh:
+        return 0
+    players = _player_ids(db, (s.name for h in fresh for s in h.seats))
+    next_id = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM hands").fetchone()[0]) + 1
+    hand_rows: list[tuple[object, ...]] = []
+    seat_rows: list[tuple[object, ...]] = []
+    action_rows: list[tuple[object, ...]] = []
+    stat_rows: list[tuple[object, ...]] = []
+    for offset, h in enumerate(fresh):
+        hid = next_id + offset
+        hand_rows.append(
+            (hid, h.site, h.hand_id, h.table, h.started, h.small_blind, h.big_blind, h.ante,
+             h.max_seats, h.button, h.num_players, format_cards(h.board), str(h.total_pot),
+             str(h.rake), h.betting, _ints(h.first_player), _ints(h.raise_sizes),
+             _ints(h.max_raises), h.rules, h.unit, h.currency, h.source, h.line)
+        )
+        stats = seat_stats(h)
+        big = h.big_blind or 1
+        for k, (s, st) in enumerate(zip(h.seats, stats, strict=True)):
+            pid = players[s.name]
+            seat_rows.append(
+                (hid, k, s.table_seat, pid, s.stack, s.blind, s.ante,
+                 format_cards(s.hole_cards) if s.hole_cards else None, s.showed,
+                 str(s.collected), s.uncalled, st.net)
+            )
+            stat_rows.append(
+                (hid, k, pid, st.position, st.vpip, st.pfr, st.three_bet_chance, st.three_bet,
+                 st.saw_flop, st.showdown, st.won_at_showdown, st.postflop_bets,
+                 st.postflop_raises, st.postflop_calls, st.net / big)
+            )
+        action_rows.extend(
+            (hid, i, a.street, a.seat, a.move.value, a.amount, a.to, a.all_in)
+            for i, a in enumerate(h.actions)
+        )
+    db.executemany(_HAND_INSERT, hand_rows)
+    db.executemany(_SEAT_INSERT, seat_rows)
+    db.executemany(_ACTION_INSERT, action_rows)
+    db.executemany(_STATS_INSERT, stat_rows)
+    return len(fresh)
+
+
+def _tuple(text: str) -> tuple[int, ...]:
+    return tuple(int(t) for t in text.split())
+
+
+def load_hands(
+    db: sqlite3.Connection, *, hand_ids: Sequence[int] | None = None
+) -> Iterator[HandRecord]:
+    """Rebuild stored hands as :class:`HandRecord` objects, in import order.
+
+    ``hand_ids`` (database ids) restricts the selection.
+    """
+    if hand_ids is None:
+        hand_ids = [row[0] for row in db.execute("SELECT id FROM hands ORDER BY id")]
+    for start in range(0, len(hand_ids), 1000):
+        yield from _load_chunk(db, sorted(hand_ids[start : start + 1000]))
+
+
+def _load_chunk(db: sqlite3.Connection, hand_ids: Sequence[int]) -> Iterator[HandRecord]:
+    marks = ",".join("?" * len(hand_ids))
+    hands = db.execute(f"SELECT * FROM hands WHERE id IN ({marks}) ORDER BY id",
+                       tuple(hand_ids)).fetchall()
+    if not hands:
+        return
+    first, last = hands[0][0], hands[-1][0]
+    seats: dict[int, list[PlayerSeat]] = {}
+    for row in db.execute(
+        "SELECT s.hand_id, p.name, s.table_seat, s.stack, s.blind, s.ante, s.hole_cards, "
+        "s.showed, s.collected, s.uncalled FROM seats s JOIN players p ON p.id = s.player_id "
+        "WHERE s.hand_id BETWEEN ? AND ? ORDER BY s.hand_id, s.seat",
+        (first, last),
+    ):
+        seats.setdefault(row[0], []).append(
+            PlayerSeat(
+                name=row[1], table_seat=row[2], stack=row[3], blind=row[4], ante=row[5],
+                hole_cards=tuple(parse_cards(row[6])) if row[6] else (), showed=bool(row[7]),
+                collected=Fraction(row[8]), uncalled=row[9],
+            )
+        )
+    actions: dict[int, list[HandAction]] = {}
+    for row in db.execute(
+        "SELECT hand_id, street, seat, move, amount, to_amount, all_in FROM actions "
+        "WHERE hand_id BETWEEN ? AND ? ORDER BY hand_id, idx",
+        (first, last),
+    ):
+        actions.setdefault(row[0], []).append(
+            HandAction(row[2], row[1], Move(row[3]), row[4], row[5], bool(row[6]))
+        )
+    for r in hands:
+        yield HandRecord(
+            site=r[1], hand_id=r[2], table=r[3], started=r[4], small_blind=r[5],
+            big_blind=r[6], ante=r[7], max_seats=r[8], button=r[9],
+            seats=tuple(seats.get(r[0], ())), actions=tuple(actions.get(r[0], ())),
+            board=tuple(parse_cards(r[11])), total_pot=Fraction(r[12]), rake=Fraction(r[13]),
+            betting=r[14], first_player=_tuple(r[15]), raise_sizes=_tuple(r[16]),
+            max_raises=_tuple(r[17]), rules=r[18], unit=r[19], currency=r[20], source=r[21],
+            line=r[22],
+        )

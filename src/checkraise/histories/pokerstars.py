@@ -1,0 +1,599 @@
+"""PokerStars text hand histories: reader and writer (hold'em, cash games).
+
+The format is the one the PokerStars client writes and that tracking software
+(PokerTracker, Hold'em Manager) imports; there is no published specification, so
+the grammar here follows the histories themselves. A hand is a block of lines::
+
+    PokerStars Hand #30000: Hold'em No Limit (50/100) - 2019/07/11 08:20:00 ET
+    Table 'Pluribus Session 30' 6-max (Play Money) Seat #6 is the button
+    Seat 1: MrWhite (10000 in chips)
+    ...
+    MrWhite: posts small blind 50
+    *** HOLE CARDS ***
+    Dealt to MrWhite [3c 9s]
+    Bill: raises 125 to 225          <- raise BY 125, TO 225 on this street
+    Uncalled bet (125) returned to Bill
+    Bill collected 250.0 from pot
+    *** SUMMARY ***
+    Total pot 250 | Rake 0
+
+Quirks accepted (``../shared/data/README.md``): collected amounts printed as floats,
+possibly with half chips (odd chips split evenly); ``and is all-in`` suffixes;
+``Uncalled bet (N) returned to P``; a ``Seat #N is the button`` line that is not
+trusted (the small blind poster fixes the positions, the button is the seat before
+him); cards shown only in the summary (``showed [..] and lost``). Anything else that
+is not understood raises :class:`HandHistoryError` naming the file and line.
+
+Examples
+--------
+>>> hands = parse_text(EXAMPLE)
+>>> hands[0].seats[0].name, hands[0].actions[-1].move.value, hands[0].seats[2].collected
+('A', 'fold', Fraction(5, 1))
+>>> parse_text(format_hand(hands[0]))[0] == hands[0]
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Final
+
+from checkraise.cards import format_card, parse_card
+from checkraise.histories.record import (
+    HandAction,
+    HandHistoryError,
+    HandRecord,
+    Move,
+    PlayerSeat,
+)
+
+__all__ = ["EXAMPLE", "format_hand", "format_hands", "iter_hands", "parse_file", "parse_text"]
+
+EXAMPLE: Final = """\
+PokerStars Hand #1: Hold'em No Limit (1/2) - 2024/01/01 12:00:00 ET
+Table 'Doc' 3-max Seat #3 is the button
+Seat 1: A (200 in chips)
+Seat 2: B (200 in chips)
+Seat 3: C (200 in chips)
+A: posts small blind 1
+B: posts big blind 2
+*** HOLE CARDS ***
+C: raises 4 to 6
+A: folds
+B: folds
+Uncalled bet (4) returned to C
+C collected 5 from pot
+*** SUMMARY ***
+Total pot 5 | Rake 0
+"""
+
+_HEADER = re.compile(
+    r"PokerStars (?:Hand|Game) #(\d+): +(.*?) ?\(([^/()]+)/([^/() ]+)(?: [A-Z]{3})?\) - (.*)$"
+)
+_TABLE = re.compile(r"Table '(.*)' (\d+)-max(?: \([^)]*\))? Seat #(\d+) is the button$")
+_SEAT = re.compile(r"Seat (\d+): (.+) \(([^ ()]+) in chips(?:, [^)]*)?\)( is sitting out)?$")
+_COLLECTED = re.compile(r"(.+) collected (\S+) from (?:main |side )?pot(?:-\d+)?$")
+_UNCALLED = re.compile(r"Uncalled bet \((\S+)\) returned to (.+)$")
+_TOTAL = re.compile(
+    r"Total pot (\S+)(?: Main pot \S+\.(?: Side pot(?:-\d+)? \S+\.)*)? \| Rake (\S+)$"
+)
+_CARDS = re.compile(r"\[([^\]]*)\]")
+_RAISE = re.compile(r"raises (\S+) to (\S+)( and is all-in)?$")
+_NOISE = re.compile(
+    r"(.+?)(?: said, \".*\"| is disconnected| is connected| has timed out.*| has returned"
+    r"| leaves the table| joins the table at seat #\d+| will be allowed to play after the button"
+    r"|: is sitting out| is sitting out|: sits out)$"
+)
+_STREET_MARKS: Final = {"*** FLOP ***": 1, "*** TURN ***": 2, "*** RIVER ***": 3}
+_BOARD_SIZE: Final = (0, 3, 4, 5)
+_CARD_OF: Final = {r + s: parse_card(r + s) for r in "23456789TJQKA" for s in "cdhs"}
+
+
+def _card(text: str, source: str, line: int) -> int:
+    card = _CARD_OF.get(text)
+    if card is None:
+        try:
+            card = parse_card(text)
+        except ValueError as exc:
+            raise HandHistoryError(str(exc), source, line) from None
+    return card
+
+
+def _cards(text: str, source: str, line: int) -> list[int]:
+    return [_card(t, source, line) for t in text.split()]
+
+
+class _Amounts:
+    """Turns printed amounts into integer chips (cents in real-money games)."""
+
+    __slots__ = ("line", "source", "unit")
+
+    def __init__(self, unit: int, source: str) -> None:
+        self.unit = unit
+        self.source = source
+        self.line = 0
+
+    def chips(self, text: str) -> int:
+        if self.unit == 1:
+            try:
+                return int(text)
+            except ValueError:
+                pass
+        value = self.exact(text)
+        if value.denominator != 1 or value < 0:
+            raise HandHistoryError(f"impossible amount {text!r}: expected whole chips", self.source,
+                                   self.line)
+        return int(value)
+
+    def exact(self, text: str) -> Fraction:
+        clean = text.lstrip("$€£").replace(",", "")
+        if self.unit == 1 and clean.endswith(".0"):
+            clean = clean[:-2]
+        try:
+            return Fraction(clean) * self.unit
+        except (ValueError, ZeroDivisionError):
+            raise HandHistoryError(f"impossible amount {text!r}: expected a number", self.source,
+                                   self.line) from None
+
+
+def parse_file(path: str | Path) -> list[HandRecord]:
+    """Read every hand of a PokerStars history file.
+
+    Raises :class:`HandHistoryError` (with file and line) at the first bad hand.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = os.path.join(d, "h.txt")
+    ...     _ = open(p, "w").write(EXAMPLE)
+    ...     len(parse_file(p))
+    1
+    """
+    path = Path(path)
+    text = path.read_text(encoding="utf-8-sig")
+    return parse_text(text, source=path.name)
+
+
+def parse_text(text: str, source: str = "<text>") -> list[HandRecord]:
+    """Read every hand of PokerStars history text.
+
+    Examples
+    --------
+    >>> [h.hand_id for h in parse_text(EXAMPLE + "\\n\\n" + EXAMPLE.replace("#1:", "#2:"))]
+    ['1', '2']
+    """
+    return list(iter_hands(text, source))
+
+
+def iter_hands(text: str, source: str = "<text>") -> Iterator[HandRecord]:
+    """Yield the hands of PokerStars history text one by one.
+
+    Examples
+    --------
+    >>> next(iter_hands(EXAMPLE)).big_blind
+    2
+    """
+    lines = text.lstrip("\ufeff").splitlines()
+    start = -1
+    for i, raw in enumerate(lines):
+        if raw.startswith("PokerStars "):
+            if start >= 0:
+                yield _parse_hand(lines, start, i, source)
+            start = i
+        elif start < 0 and raw.strip():
+            raise HandHistoryError(f"unexpected line {raw!r} before the first hand header",
+                                   source, i + 1)
+    if start >= 0:
+        yield _parse_hand(lines, start, len(lines), source)
+
+
+def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRecord:
+    def fail(message: str, at: int) -> HandHistoryError:
+        return HandHistoryError(message, source, at + 1)
+
+    while stop > start and not lines[stop - 1].strip():
+        stop -= 1
+    head = _HEADER.match(lines[start])
+    if head is None:
+        raise fail(f"unreadable hand header {lines[start]!r}", start)
+    hand_id, game, sb_text, bb_text, started = head.groups()
+    if "Tournament" in game or "Hold'em" not in game:
+        raise fail(f"unsupported game {game!r}: expected a Hold'em cash game", start)
+    betting = "limit" if "Hold'em Limit" in game else "nolimit"
+    if betting == "nolimit" and "No Limit" not in game:
+        raise fail(f"unsupported game {game!r}: expected No Limit or Limit Hold'em", start)
+    money = any(ch in sb_text + bb_text for ch in "$€£.")
+    currency = next((ch for ch in sb_text if ch in "$€£"), "")
+    amounts = _Amounts(100 if money else 1, source)
+    amounts.line = start + 1
+    stake_low, stake_high = amounts.chips(sb_text), amounts.chips(bb_text)
+    if start + 1 >= stop:
+        raise fail("truncated hand: no table line", start)
+    table_m = _TABLE.match(lines[start + 1])
+    if table_m is None:
+        raise fail(f"unreadable table line {lines[start + 1]!r}", start + 1)
+    table, max_seats_text, _printed_button = table_m.groups()
+
+    names: list[str] = []
+    seat_numbers: list[int] = []
+    stacks: list[int] = []
+    index: dict[str, int] = {}
+    blinds: list[int] = []
+    antes: list[int] = []
+    holes: list[list[int]] = []
+    showed: list[bool] = []
+    collected: list[Fraction] = []
+    uncalled: list[int] = []
+    actions: list[tuple[int, int, Move, int, int, bool, int]] = []
+    board: list[int] = []
+    street = -1
+    street_in: list[int] = []
+    high = 0
+    small_poster = -1
+    big_poster = -1
+    summary = False
+    total_pot: Fraction | None = None
+    rake = Fraction(0)
+
+    i = start + 2
+    while i < stop and lines[i].startswith("Seat "):
+        m = _SEAT.match(lines[i])
+        if m is None:
+            raise fail(f"unreadable seat line {lines[i]!r}", i)
+        if m.group(4) is None:
+            amounts.line = i + 1
+            name = m.group(2)
+            if name in index:
+                raise fail(f"player {name!r} seated twice", i)
+            index[name] = len(names)
+            names.append(name)
+            seat_numbers.append(int(m.group(1)))
+            stacks.append(amounts.chips(m.group(3)))
+        i += 1
+    n = len(names)
+    if not 2 <= n <= 10:
+        raise fail(f"{n} players dealt in: expected 2 to 10", i)
+    blinds = [0] * n
+    antes = [0] * n
+    holes = [[] for _ in range(n)]
+    showed = [False] * n
+    collected = [Fraction(0)] * n
+    uncalled = [0] * n
+    street_in = [0] * n
+
+    def player(name: str, at: int) -> int:
+        seat = index.get(name)
+        if seat is None:
+            raise fail(f"unknown player {name!r} (not seated in this hand)", at)
+        return seat
+
+    while i < stop:
+        text = lines[i]
+        amounts.line = i + 1
+        if summary:
+            if text.startswith("Seat "):
+                cut = text.find(" showed [")
+                if cut < 0:
+                    cut = text.find(" mucked [")
+                if cut >= 0:
+                    colon = text.find(": ")
+                    seat = player(text[colon + 2 : cut].split(" (")[0], i)
+                    cards = _cards(_CARDS.findall(text[cut:])[0], source, i + 1)
+                    if holes[seat] and holes[seat] != cards:
+                        raise fail(f"{names[seat]} shows {cards} but was dealt others", i)
+                    holes[seat] = cards
+                    showed[seat] = showed[seat] or text[cut + 1] == "s"
+            elif text.startswith("Total pot "):
+                m = _TOTAL.match(text)
+                if m is None:
+                    raise fail(f"unreadable pot line {text!r}", i)
+                total_pot, rake = amounts.exact(m.group(1)), amounts.exact(m.group(2))
+            elif text.startswith("Board ["):
+                if _cards(text[7:-1], source, i + 1) != board:
+                    raise fail(f"summary board {text[6:]} differs from the board dealt", i)
+            elif text.strip():
+                raise fail(f"unexpected summary line {text!r}", i)
+            i += 1
+            continue
+        if text.startswith("*** "):
+            if text == "*** HOLE CARDS ***":
+                street = 0
+                street_in = blinds.copy()
+                high = max(blinds)
+            elif text == "*** SUMMARY ***":
+                summary = True
+            elif text == "*** SHOWDOWN ***":
+                pass
+            else:
+                mark = _STREET_MARKS.get(text.partition(" [")[0])
+                if mark is None or street < 0:
+                    raise fail(f"unknown section {text!r}", i)
+                groups = _CARDS.findall(text)
+                dealt = [c for g in groups for c in _cards(g, source, i + 1)]
+                if len(dealt) != _BOARD_SIZE[mark] or dealt[: len(board)] != board:
+                    raise fail(f"bad board in {text!r}: expected the earlier cards plus "
+                               f"{_BOARD_SIZE[mark] - len(board)} new", i)
+                board = dealt
+                street = mark
+                street_in = [0] * n
+                high = 0
+            i += 1
+            continue
+        if text.startswith("Dealt to "):
+            bracket = text.rfind(" [")
+            seat = player(text[9:bracket], i)
+            holes[seat] = _cards(text[bracket + 2 : -1], source, i + 1)
+            if len(holes[seat]) != 2:
+                raise fail(f"expected two hole cards in {text!r}", i)
+            i += 1
+            continue
+        colon = text.find(": ")
+        while colon >= 0 and text[:colon] not in index:
+            colon = text.find(": ", colon + 1)
+        if colon < 0:
+            m = _COLLECTED.match(text)
+            if m is not None:
+                seat = player(m.group(1), i)
+                collected[seat] += amounts.exact(m.group(2))
+            elif (m := _UNCALLED.match(text)) is not None:
+                seat = player(m.group(2), i)
+                uncalled[seat] += amounts.chips(m.group(1))
+            elif _NOISE.match(text) is None:
+                raise fail(f"unknown line {text!r}", i)
+            i += 1
+            continue
+        seat = index[text[:colon]]
+        rest = text[colon + 2 :]
+        verb, _, tail = rest.partition(" ")
+        all_in = tail.endswith(" and is all-in")
+        if all_in:
+            tail = tail[:-14]
+        if street < 0:
+            if verb != "posts":
+                raise fail(f"{verb!r} before the hole cards: expected posts", i)
+            if tail.startswith("small blind "):
+                blinds[seat] += amounts.chips(tail[12:])
+                small_poster = seat if small_poster < 0 else small_poster
+            elif tail.startswith("big blind "):
+                blinds[seat] += amounts.chips(tail[10:])
+                big_poster = seat if big_poster < 0 else big_poster
+            elif tail.startswith("the ante "):
+                antes[seat] += amounts.chips(tail[9:])
+            else:
+                raise fail(f"unknown post {rest!r}", i)
+        elif verb == "folds":
+            if tail and not tail.startswith("["):
+                raise fail(f"unknown action {rest!r}", i)
+            actions.append((seat, street, Move.FOLD, 0, street_in[seat], False, i + 1))
+        elif verb == "checks":
+            if tail:
+                raise fail(f"unknown action {rest!r}", i)
+            actions.append((seat, street, Move.CHECK, 0, street_in[seat], False, i + 1))
+        elif verb == "calls" or verb == "bets":
+            amount = amounts.chips(tail)
+            if amount <= 0:
+                raise fail(f"impossible amount {tail!r} in {text!r}", i)
+            street_in[seat] += amount
+            move = Move.CALL if verb == "calls" else Move.BET
+            if move is Move.BET:
+                high = street_in[seat]
+            actions.append((seat, street, move, amount, street_in[seat], all_in, i + 1))
+        elif verb == "raises":
+            m = _RAISE.match(rest)
+            if m is None:
+                raise fail(f"unreadable raise {rest!r}: expected 'raises X to Y'", i)
+            by, to = amounts.chips(m.group(1)), amounts.chips(m.group(2))
+            all_in = m.group(3) is not None
+            if to - by != high or by <= 0:
+                raise fail(f"impossible amount in {text!r}: a raise by {by} to {to} over a bet "
+                           f"of {high}", i)
+            added = to - street_in[seat]
+            street_in[seat] = high = to
+            actions.append((seat, street, Move.RAISE, added, to, all_in, i + 1))
+        elif verb == "shows":
+            shown = _CARDS.findall(rest)
+            cards = _cards(shown[0], source, i + 1) if shown else []
+            if len(cards) == 2:
+                if holes[seat] and holes[seat] != cards:
+                    raise fail(f"{names[seat]} shows {shown[0]} but was dealt others", i)
+                holes[seat] = cards
+                showed[seat] = True
+        elif verb in ("mucks", "doesn't"):
+            pass
+        elif verb == "posts":
+            raise fail(f"post {rest!r} after the hole cards were dealt", i)
+        elif _NOISE.match(text) is None:
+            raise fail(f"unknown action word {verb!r} in {text!r}", i)
+        i += 1
+
+    if not summary:
+        raise fail("truncated hand: no *** SUMMARY ***", stop - 1)
+    if street < 0:
+        raise fail("truncated hand: no *** HOLE CARDS ***", stop - 1)
+    if big_poster < 0:
+        raise fail("no big blind posted", start)
+    if total_pot is None:
+        raise fail("no 'Total pot' line in the summary", stop - 1)
+    seen: set[int] = set()
+    for cards in (*holes, board):
+        for card in cards:
+            if card in seen:
+                raise fail(f"card {format_card(card)} dealt twice", start)
+            seen.add(card)
+
+    # The small-blind poster is engine seat 0; without one, the seat before the big blind.
+    first = small_poster if small_poster >= 0 else (big_poster - 1) % n
+    order = [(first + k) % n for k in range(n)]
+    engine_of = {table_index: k for k, table_index in enumerate(order)}
+    if engine_of[big_poster] != 1:
+        raise fail(f"big blind posted by {names[big_poster]} out of position", start)
+    ante_values = {a for a in antes if a}
+    if betting == "limit":
+        # Limit stakes name the small and big bets; the blinds are what was posted.
+        small = blinds[small_poster] if small_poster >= 0 else stake_low // 2
+        big = blinds[big_poster]
+        raise_sizes: tuple[int, ...] = (stake_low, stake_low, stake_high, stake_high)
+    else:
+        small, big, raise_sizes = stake_low, stake_high, ()
+    button = seat_numbers[order[0] if n == 2 else order[-1]]
+    seats = tuple(
+        PlayerSeat(
+            name=names[t],
+            table_seat=seat_numbers[t],
+            stack=stacks[t],
+            blind=blinds[t],
+            ante=antes[t],
+            hole_cards=tuple(holes[t]),
+            showed=showed[t],
+            collected=collected[t],
+            uncalled=uncalled[t],
+        )
+        for t in order
+    )
+    hand_actions = tuple(
+        HandAction(engine_of[s], st, mv, amt, to, ai, ln) for s, st, mv, amt, to, ai, ln in actions
+    )
+    return HandRecord(
+        site="pokerstars",
+        hand_id=hand_id,
+        table=table,
+        started=started,
+        small_blind=small,
+        big_blind=big,
+        ante=max(ante_values, default=0),
+        max_seats=int(max_seats_text),
+        button=button,
+        seats=seats,
+        actions=hand_actions,
+        board=tuple(board),
+        total_pot=total_pot,
+        rake=rake,
+        betting=betting,
+        first_player=(0, 1, 1, 1) if n == 2 else (2 % n, 0, 0, 0),
+        raise_sizes=raise_sizes,
+        max_raises=(3, 4, 4, 4) if betting == "limit" else (),
+        rules="acpc" if any(c.denominator != 1 for c in collected) else "casino",
+        unit=amounts.unit,
+        currency=currency,
+        source=source,
+        line=start + 1,
+    )
+
+
+def _money(hand: HandRecord, chips: int | Fraction) -> str:
+    value = Fraction(chips) / hand.unit
+    if hand.unit != 1:
+        return f"{hand.currency}{float(value):.2f}"
+    if value.denominator == 1:
+        return str(value.numerator)
+    return repr(float(value))
+
+
+def format_hand(hand: HandRecord) -> str:
+    """PokerStars text of one hand (without the blank lines that separate hands).
+
+    Every known hole card is written as ``Dealt to``; cards shown at showdown also
+    as ``shows`` and in the summary, so that reading the text back gives the same
+    record.
+
+    Examples
+    --------
+    >>> print(format_hand(parse_text(EXAMPLE)[0]).splitlines()[8])
+    C: raises 4 to 6
+    """
+    m = _money
+    if hand.betting == "limit":
+        game, low, high_stake = "Hold'em Limit", hand.raise_sizes[0], hand.raise_sizes[2]
+    else:
+        game, low, high_stake = "Hold'em No Limit", hand.small_blind, hand.big_blind
+    out = [
+        f"PokerStars Hand #{hand.hand_id}: {game} ({m(hand, low)}/{m(hand, high_stake)}) - "
+        f"{hand.started}",
+        f"Table '{hand.table}' {hand.max_seats}-max Seat #{hand.button} is the button",
+    ]
+    seats = hand.seats
+    out.extend(
+        f"Seat {s.table_seat}: {s.name} ({m(hand, s.stack)} in chips)"
+        for s in sorted(seats, key=lambda s: s.table_seat)
+    )
+    out.extend(f"{s.name}: posts the ante {m(hand, s.ante)}" for s in seats if s.ante)
+    reverse = len(seats) == 2 and hand.first_player[:1] == (1,)
+    small = 1 if reverse else 0
+    if seats[small].blind:
+        out.append(f"{seats[small].name}: posts small blind {m(hand, seats[small].blind)}")
+    out.extend(
+        f"{s.name}: posts big blind {m(hand, s.blind)}"
+        for k, s in enumerate(seats)
+        if s.blind and k != small
+    )
+    out.append("*** HOLE CARDS ***")
+    out.extend(
+        f"Dealt to {s.name} [{' '.join(format_card(c) for c in s.hole_cards)}]"
+        for s in seats
+        if s.hole_cards
+    )
+    board = [format_card(c) for c in hand.board]
+    street_marks = (
+        "",
+        f"*** FLOP *** [{' '.join(board[:3])}]",
+        f"*** TURN *** [{' '.join(board[:3])}] [{' '.join(board[3:4])}]",
+        f"*** RIVER *** [{' '.join(board[:4])}] [{' '.join(board[4:5])}]",
+    )
+    street = 0
+    high = max(s.blind for s in seats)
+    returned = [f"Uncalled bet ({m(hand, s.uncalled)}) returned to {s.name}"
+                for s in seats if s.uncalled]
+    for action in hand.actions:
+        while street < action.street:
+            street += 1
+            out.append(street_marks[street])
+            high = 0
+        name = seats[action.seat].name
+        suffix = " and is all-in" if action.all_in else ""
+        if action.move is Move.FOLD:
+            out.append(f"{name}: folds")
+        elif action.move is Move.CHECK:
+            out.append(f"{name}: checks")
+        elif action.move is Move.RAISE:
+            by = m(hand, action.to - high)
+            out.append(f"{name}: raises {by} to {m(hand, action.to)}{suffix}")
+            high = action.to
+        else:
+            out.append(f"{name}: {action.move.value}s {m(hand, action.amount)}{suffix}")
+            if action.move is Move.BET:
+                high = action.to
+    out.extend(returned)
+    while street < 3 and len(hand.board) >= _BOARD_SIZE[street + 1]:
+        street += 1
+        out.append(street_marks[street])
+    shown = [s for s in seats if s.showed and s.hole_cards]
+    if shown:
+        out.append("*** SHOWDOWN ***")
+        out.extend(f"{s.name}: shows [{' '.join(format_card(c) for c in s.hole_cards)}]"
+                   for s in shown)
+    out.extend(f"{s.name} collected {m(hand, s.collected)} from pot" for s in seats if s.collected)
+    out.append("*** SUMMARY ***")
+    out.append(f"Total pot {m(hand, hand.total_pot)} | Rake {m(hand, hand.rake)}")
+    if board:
+        out.append(f"Board [{' '.join(board)}]")
+    for s in shown:
+        cards = " ".join(format_card(c) for c in s.hole_cards)
+        result = f"won ({m(hand, s.collected)})" if s.collected else "lost"
+        out.append(f"Seat {s.table_seat}: {s.name} showed [{cards}] and {result}")
+    return "\n".join(out) + "\n"
+
+
+def format_hands(hands: list[HandRecord] | tuple[HandRecord, ...]) -> str:
+    """PokerStars text of several hands, separated by blank lines as the client writes them.
+
+    Examples
+    --------
+    >>> text = format_hands(parse_text(EXAMPLE) * 2)
+    >>> len(parse_text(text))
+    2
+    """
+    return "\n\n".join(format_hand(h) for h in hands) + "\n"

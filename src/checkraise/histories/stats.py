@@ -1,0 +1,302 @@
+"""Player statistics from hand histories, as tracking software reports them.
+
+The definitions (those of PokerTracker / Hold'em Manager; see also Mike Caro's
+and David Sklansky's writing for the aggression factor). Each is a count over a
+player's hands in the database, ``100 * numerator / denominator`` for percentages:
+
+VPIP
+    Voluntarily put money in the pot preflop: the player called or raised
+    preflop at least once. Blind posts do not count, nor does checking in the
+    big blind. Denominator: hands dealt.
+PFR
+    Preflop raise: the player raised (or bet) preflop at least once. Denominator:
+    hands dealt.
+3-bet %
+    The player raised when facing exactly one raise preflop (the blinds are not
+    raises), over the hands in which he had that opportunity: it was his turn
+    preflop while exactly one raise had been made (counted once per hand).
+AF (aggression factor)
+    ``(bets + raises) / calls`` over all postflop actions; ``None`` with no calls.
+WTSD (went to showdown)
+    Hands in which the player reached the showdown (two or more players still in
+    when the betting ended, he among them), over the hands in which he saw the
+    flop (he was still in, all-in included, when the flop was dealt).
+W$SD (won money at showdown)
+    Showdowns at which the player collected chips from some pot, over the
+    showdowns he went to.
+bb/100
+    Net chips won, in big blinds of each hand, per 100 hands.
+
+Positions: ``SB``, ``BB``, then ``UTG``, ``UTG+1``, ... and ``LJ``, ``HJ``,
+``CO``, ``BTN`` counting back from the button; heads-up the button posts the small
+blind and is labelled ``SB``.
+
+Examples
+--------
+>>> from checkraise.histories.pokerstars import EXAMPLE, parse_text
+>>> [(f.vpip, f.pfr, f.net) for f in seat_stats(parse_text(EXAMPLE)[0])]
+[(False, False, -1.0), (False, False, -2.0), (True, True, 3.0)]
+>>> position_names(6)
+('SB', 'BB', 'UTG', 'HJ', 'CO', 'BTN')
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from functools import cache
+
+from checkraise.histories.record import HandRecord, Move
+
+__all__ = [
+    "SeatStats",
+    "StatLine",
+    "player_stats",
+    "position_names",
+    "seat_stats",
+    "stat_line",
+]
+
+_LATE = ("CO", "HJ", "LJ")
+
+
+@cache
+def position_names(num_players: int) -> tuple[str, ...]:
+    """Position label of each engine seat for a ring of ``num_players`` (standard layout).
+
+    Examples
+    --------
+    >>> position_names(2), position_names(9)[2:5]
+    (('SB', 'BB'), ('UTG', 'UTG+1', 'UTG+2'))
+    """
+    if num_players == 2:
+        return ("SB", "BB")
+    middle = num_players - 3
+    late = min(middle - 1, len(_LATE)) if middle > 1 else 0
+    early = middle - late
+    names = ["SB", "BB"]
+    names += ["UTG" if k == 0 else f"UTG+{k}" for k in range(early)]
+    names += list(reversed(_LATE[:late]))
+    names.append("BTN")
+    return tuple(names)
+
+
+def _positions(hand: HandRecord) -> tuple[str, ...]:
+    n = hand.num_players
+    if n == 2 and hand.seats[1].blind < hand.seats[0].blind:
+        return ("BB", "SB")
+    return position_names(n)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStats:
+    """What one seat did in one hand, reduced to the counts the statistics need."""
+
+    position: str
+    vpip: bool
+    pfr: bool
+    three_bet_chance: bool
+    three_bet: bool
+    saw_flop: bool
+    showdown: bool
+    won_at_showdown: bool
+    postflop_bets: int
+    postflop_raises: int
+    postflop_calls: int
+    invested: int
+    net: float
+
+
+def seat_stats(hand: HandRecord) -> list[SeatStats]:
+    """Per-seat statistic counts of one hand, in engine seat order.
+
+    Examples
+    --------
+    >>> from checkraise.histories.pokerstars import EXAMPLE, parse_text
+    >>> seat_stats(parse_text(EXAMPLE)[0])[2].position
+    'BTN'
+    """
+    n = hand.num_players
+    vpip = [False] * n
+    pfr = [False] * n
+    chance = [False] * n
+    three = [False] * n
+    folded_at = [4] * n
+    bets = [0] * n
+    raises = [0] * n
+    calls = [0] * n
+    invested = [s.blind + s.ante for s in hand.seats]
+    preflop_raises = 0
+    for a in hand.actions:
+        seat = a.seat
+        move = a.move
+        invested[seat] += a.amount
+        if move is Move.FOLD:
+            folded_at[seat] = a.street
+        if a.street == 0:
+            if preflop_raises == 1 and not chance[seat]:
+                chance[seat] = True
+                three[seat] = move is Move.RAISE or move is Move.BET
+            if move is Move.RAISE or move is Move.BET:
+                vpip[seat] = pfr[seat] = True
+                preflop_raises += 1
+            elif move is Move.CALL:
+                vpip[seat] = True
+        elif move is Move.BET:
+            bets[seat] += 1
+        elif move is Move.RAISE:
+            raises[seat] += 1
+        elif move is Move.CALL:
+            calls[seat] += 1
+    in_after_preflop = sum(1 for f in folded_at if f > 0)
+    showdown_hand = sum(1 for f in folded_at if f == 4) >= 2
+    positions = _positions(hand)
+    out = []
+    for seat, s in enumerate(hand.seats):
+        saw_flop = in_after_preflop >= 2 and folded_at[seat] > 0
+        showdown = showdown_hand and folded_at[seat] == 4
+        net = float(s.collected) + s.uncalled - invested[seat]
+        out.append(
+            SeatStats(
+                position=positions[seat],
+                vpip=vpip[seat],
+                pfr=pfr[seat],
+                three_bet_chance=chance[seat],
+                three_bet=three[seat],
+                saw_flop=saw_flop,
+                showdown=showdown,
+                won_at_showdown=showdown and s.collected > 0,
+                postflop_bets=bets[seat],
+                postflop_raises=raises[seat],
+                postflop_calls=calls[seat],
+                invested=invested[seat],
+                net=net,
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class StatLine:
+    """Statistics of one player (optionally in one position); percentages 0..100.
+
+    A figure is ``None`` when its denominator is zero.
+    """
+
+    player: str
+    position: str
+    hands: int
+    vpip: float | None
+    pfr: float | None
+    three_bet: float | None
+    aggression: float | None
+    wtsd: float | None
+    wsd: float | None
+    bb_per_100: float | None
+    net: float
+
+    def as_dict(self) -> dict[str, object]:
+        """Plain dict for JSON output."""
+        return {k: getattr(self, k) for k in self.__slots__}
+
+
+def _pct(num: float, den: float) -> float | None:
+    return 100.0 * num / den if den else None
+
+
+def stat_line(
+    player: str,
+    position: str,
+    hands: int,
+    vpip: int,
+    pfr: int,
+    three_bet_chances: int,
+    three_bets: int,
+    aggressive: int,
+    calls: int,
+    saw_flop: int,
+    showdowns: int,
+    won_showdowns: int,
+    net_bb: float,
+    net: float,
+) -> StatLine:
+    """Turn the counts of :class:`SeatStats` summed over hands into a :class:`StatLine`.
+
+    Examples
+    --------
+    >>> stat_line("A", "all", 4, 2, 1, 2, 1, 3, 2, 2, 1, 1, 10.0, 1000.0).three_bet
+    50.0
+    """
+    return StatLine(
+        player=player,
+        position=position,
+        hands=hands,
+        vpip=_pct(vpip, hands),
+        pfr=_pct(pfr, hands),
+        three_bet=_pct(three_bets, three_bet_chances),
+        aggression=aggressive / calls if calls else None,
+        wtsd=_pct(showdowns, saw_flop),
+        wsd=_pct(won_showdowns, showdowns),
+        bb_per_100=100.0 * net_bb / hands if hands else None,
+        net=net,
+    )
+
+
+_QUERY = """
+SELECT p.name, {position}, COUNT(*), SUM(t.vpip), SUM(t.pfr), SUM(t.three_bet_chance),
+       SUM(t.three_bet), SUM(t.postflop_bets + t.postflop_raises), SUM(t.postflop_calls),
+       SUM(t.saw_flop), SUM(t.showdown), SUM(t.won_at_showdown), SUM(t.net_bb), SUM(s.net)
+FROM seat_stats t
+JOIN players p ON p.id = t.player_id
+JOIN seats s ON s.hand_id = t.hand_id AND s.seat = t.seat
+{where}
+GROUP BY p.name{group}
+ORDER BY COUNT(*) DESC, p.name{order}
+"""
+
+
+def player_stats(
+    db: sqlite3.Connection,
+    *,
+    player: str | None = None,
+    positions: tuple[str, ...] = (),
+    by_position: bool = False,
+) -> list[StatLine]:
+    """Statistics per player from a hand database (see the module docstring).
+
+    Parameters
+    ----------
+    db
+        An open hand database (:func:`checkraise.histories.database.open_database`).
+    player
+        Only this player.
+    positions
+        Only hands played from these positions (``"BTN"``, ``"SB"`` ...).
+    by_position
+        One line per player and position instead of one per player.
+
+    Examples
+    --------
+    >>> from checkraise.histories.database import insert_hands, open_database
+    >>> from checkraise.histories.pokerstars import EXAMPLE, parse_text
+    >>> db = open_database(":memory:")
+    >>> _ = insert_hands(db, parse_text(EXAMPLE))
+    >>> line = player_stats(db, player="C")[0]
+    >>> line.hands, line.vpip, line.bb_per_100
+    (1, 100.0, 150.0)
+    """
+    clauses = []
+    params: list[object] = []
+    if player is not None:
+        clauses.append("p.name = ?")
+        params.append(player)
+    if positions:
+        clauses.append(f"t.position IN ({','.join('?' * len(positions))})")
+        params.extend(positions)
+    sql = _QUERY.format(
+        position="t.position" if by_position else "'all'",
+        where=("WHERE " + " AND ".join(clauses)) if clauses else "",
+        group=", t.position" if by_position else "",
+        order=", t.position" if by_position else "",
+    )
+    return [stat_line(*row) for row in db.execute(sql, params)]

@@ -1,0 +1,126 @@
+"""The SQLite hand database: Pluribus import, idempotence, atomic files, migrations, export."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from checkraise.histories import (
+    SCHEMA_VERSION,
+    HandRecord,
+    format_hands,
+    import_files,
+    insert_hands,
+    load_hands,
+    net_results,
+    open_database,
+    parse_file,
+    replay,
+)
+from checkraise.histories.database import MIGRATIONS
+from tests.histories.paths import PLURIBUS
+
+
+def _count(db: sqlite3.Connection, table: str) -> int:
+    return int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+
+
+def test_pluribus_folder_imports_once(tmp_path: Path, pluribus_hands: list[HandRecord]) -> None:
+    files = sorted(PLURIBUS.glob("*.txt"))
+    db = open_database(tmp_path / "h.sqlite")
+    reports = import_files(db, files)
+    assert all(r.ok for r in reports), [r.error for r in reports if not r.ok]
+    assert sum(r.added for r in reports) == 4930
+    assert _count(db, "hands") == 4930
+    assert _count(db, "seats") == 6 * 4930
+    assert _count(db, "actions") == sum(len(h.actions) for h in pluribus_hands)
+    again = import_files(db, files)
+    assert sum(r.added for r in again) == 0 and sum(r.hands for r in again) == 4930
+    assert _count(db, "hands") == 4930
+    # What comes back out is what went in, and it replays to the same results.
+    stored = list(load_hands(db))
+    assert stored == pluribus_hands
+    db.close()
+
+
+def test_export_round_trip_reproduces_results(tmp_path: Path) -> None:
+    hands = parse_file(PLURIBUS / "pluribus_30.txt")
+    db = open_database(tmp_path / "h.sqlite")
+    insert_hands(db, hands)
+    text = format_hands(list(load_hands(db)))
+    (tmp_path / "out.txt").write_text(text)
+    back = parse_file(tmp_path / "out.txt")
+    assert [replay(h).payoffs() for h in back] == [replay(h).payoffs() for h in hands]
+    assert [net_results(h) for h in back] == [net_results(h) for h in hands]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "what"),
+    [
+        ("Bill: raises 125 to 225", "Bill: shoves 125 to 225", "unknown action word"),
+        ("Budd: calls 200", "Budd: calls 2000", "impossible amount"),
+        ("Dealt to Gogo [6d 5s]", "Dealt to Gogo [6d 3c]", "dealt twice"),
+    ],
+)
+def test_bad_file_is_rejected_whole_and_the_others_go_in(
+    tmp_path: Path, old: str, new: str, what: str
+) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text((PLURIBUS / "pluribus_32.txt").read_text())
+    text = (PLURIBUS / "pluribus_30.txt").read_text()
+    assert old in text
+    bad_text = text.replace(old, new, 1)
+    bad = tmp_path / "bad.txt"
+    bad.write_text(bad_text)
+    db = open_database(tmp_path / "h.sqlite")
+    good_report, bad_report = import_files(db, [good, bad])
+    assert good_report.ok and good_report.added == 95
+    assert not bad_report.ok and what in str(bad_report.error)
+    line = bad_text.splitlines().index(new) + 1 if what != "dealt twice" else None
+    assert str(bad_report.error).startswith(f"bad.txt:{line}:" if line else "bad.txt:")
+    # Nothing of bad.txt, not even its good hands before the bad one, was committed.
+    assert _count(db, "hands") == 95
+    assert {r[0] for r in db.execute("SELECT DISTINCT source FROM hands")} == {"good.txt"}
+
+
+def test_truncated_file_is_rejected(tmp_path: Path) -> None:
+    text = (PLURIBUS / "pluribus_30.txt").read_text()
+    cut = text[: text.index("Budd: calls 200")]  # ends in the middle of hand #30027
+    bad = tmp_path / "cut.txt"
+    bad.write_text(cut)
+    db = open_database(tmp_path / "h.sqlite")
+    (report,) = import_files(db, [bad])
+    assert not report.ok and "truncated" in str(report.error)
+    assert str(report.error).startswith("cut.txt:")
+    assert _count(db, "hands") == 0
+
+
+def test_migration_from_version_1_fills_the_statistics(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path, isolation_level=None)
+    MIGRATIONS[0](db)
+    db.execute("PRAGMA user_version = 1")
+    hands = parse_file(PLURIBUS / "pluribus_30.txt")
+    # Fill version 1 by hand with what version 2 would store, minus seat_stats.
+    fresh = open_database(":memory:")
+    insert_hands(fresh, hands)
+    for table, marks in (("players", 2), ("hands", 23), ("seats", 12), ("actions", 8)):
+        rows = fresh.execute(f"SELECT * FROM {table}").fetchall()
+        db.executemany(f"INSERT INTO {table} VALUES ({','.join('?' * marks)})", rows)
+    expected = fresh.execute("SELECT * FROM seat_stats ORDER BY hand_id, seat").fetchall()
+    db.close()
+    upgraded = open_database(path)
+    assert upgraded.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert upgraded.execute("SELECT * FROM seat_stats ORDER BY hand_id, seat").fetchall() == \
+        expected
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite"
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(ValueError, match="schema version"):
+        open_database(path)
