@@ -6,7 +6,7 @@ Tests check the fast kernels against these on random and exhaustive inputs.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 CATEGORY_NAMES = (
     "high card",
@@ -59,3 +59,20 @@ def naive_rank5(cards: tuple[int, ...] | list[int]) -> tuple[int, ...]:
 def naive_rank(cards: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     """Best five-card value of 5, 6 or 7 cards."""
     return max(naive_rank5(five) for five in combinations(cards, 5))
+
+
+def naive_value_order() -> dict[tuple[int, ...], int]:
+    """Every distinct :func:`naive_rank5` value mapped to its place 1.. (weakest first).
+
+    A five-card value depends only on the multiset of ranks and on whether the
+    suits are all equal, so one hand per (multiset, flush) class covers them all.
+    """
+    values = set()
+    for ranks in combinations_with_replacement(range(13), 5):
+        if max(ranks.count(r) for r in ranks) > 4:
+            continue
+        # Suits 0,1,2,3,0 along the sorted ranks: equal ranks get different suits, no flush.
+        values.add(naive_rank5([4 * r + i % 4 for i, r in enumerate(ranks)]))
+        if len(set(ranks)) == 5:
+            values.add(naive_rank5([4 * r for r in ranks]))
+    return {value: place for place, value in enumerate(sorted(values), start=1)}

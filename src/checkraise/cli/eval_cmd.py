@@ -1,4 +1,4 @@
-"""``checkraise eval``: rank of a 5-7 card hand."""
+"""``checkraise eval``: the best five of 5-7 cards, their category and rank."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import typer
 
 from checkraise.cards import format_cards, parse_cards
 from checkraise.cli.main import app
-from checkraise.evaluator import CATEGORY_NAMES, category, evaluate
+from checkraise.evaluator import CATEGORY_NAMES, NUM_RANKS, best_five, category, evaluate
 
 
 @app.command("eval")
@@ -16,11 +16,22 @@ def eval_command(
     cards: list[str] = typer.Argument(..., help="5 to 7 cards, e.g. As Ks Qs Js Ts 2c 3d"),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
-    """Evaluate a 5, 6 or 7 card hand: its rank and category."""
+    """Evaluate a 5, 6 or 7 card hand: its best five cards, category and rank.
+
+    The rank runs from 1 (7-5-4-3-2 offsuit) to 7462 (royal flush); higher wins.
+    """
     parsed = parse_cards(" ".join(cards))
     rank = evaluate(parsed)
+    five = best_five(parsed)
     cat = CATEGORY_NAMES[category(rank)]
     if as_json:
-        print(json.dumps({"cards": format_cards(parsed), "rank": rank, "category": cat}))
+        record = {
+            "cards": format_cards(parsed),
+            "best_five": format_cards(five),
+            "category": cat,
+            "rank": rank,
+            "max_rank": NUM_RANKS,
+        }
+        print(json.dumps(record))
     else:
-        print(f"{format_cards(parsed)}: {cat} (rank {rank})")
+        print(f"{format_cards(five)}: {cat} (rank {rank} of {NUM_RANKS})")

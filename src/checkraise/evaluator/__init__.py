@@ -34,7 +34,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from checkraise.cards import format_card, parse_cards
+from checkraise.cards import format_card, format_cards, parse_cards
 from checkraise.evaluator import _kernels, _tables
 
 __all__ = [
@@ -69,7 +69,8 @@ CATEGORY_FLOORS: Final[tuple[int, ...]] = tuple(int(x) for x in _tables.CATEGORY
 """Lowest rank of each category 0..8."""
 
 # Plain Python lists: indexing them is the cheapest lookup from interpreted code.
-_CARD_KEY: Final = [int(x) for x in _tables.CARD_KEY]
+# Only the 52 card ints are keys, so anything else (negative, 52+, strings) misses.
+_KEY_OF_CARD: Final = {c: int(k) for c, k in enumerate(_tables.CARD_KEY)}
 _CARD_FLUSH_BIT: Final = [int(x) for x in _tables.CARD_FLUSH_BIT]
 _HASH_RANK: Final = _tables.HASH_RANK.tolist()
 _ROW_OFFSETS: Final = _tables.ROW_OFFSETS.tolist()
@@ -109,20 +110,14 @@ def evaluate_ints(cards: Sequence[int]) -> int:
     >>> evaluate_ints((51, 47, 43, 39, 35))
     7462
     """
+    try:
+        key = sum(map(_KEY_OF_CARD.__getitem__, cards))
+    except (KeyError, TypeError):
+        raise _bad_card(next(c for c in cards if c not in _KEY_OF_CARD)) from None
     n = len(cards)
     if not 5 <= n <= 7:
         raise ValueError(f"evaluate needs 5, 6 or 7 cards, got {n}: {cards!r}")
-    key = 0
-    seen = 0
-    for c in cards:
-        if not 0 <= c < 52:
-            raise _bad_card(c)
-        try:
-            key += _CARD_KEY[c]
-        except TypeError:
-            raise _bad_card(c) from None
-        seen |= 1 << int(c)
-    if seen.bit_count() != n:
+    if len(set(cards)) != n:
         raise ValueError(f"repeated card in {cards!r}: expected {n} distinct cards")
     top = ((key >> _SUIT_SHIFT) + 0x3333) & 0x8888
     if top:
@@ -163,7 +158,12 @@ def evaluate(cards: str | Iterable[int | str]) -> int:
     """
     if isinstance(cards, (tuple, list)) and cards and type(cards[0]) is int:
         return evaluate_ints(cards)
-    return evaluate_ints(parse_cards(cards))
+    parsed = parse_cards(cards)
+    if not 5 <= len(parsed) <= 7:
+        raise ValueError(
+            f"evaluate needs 5, 6 or 7 cards, got {len(parsed)}: {format_cards(parsed)!r}"
+        )
+    return evaluate_ints(parsed)
 
 
 def category(rank: int) -> int:
@@ -252,7 +252,7 @@ def best_five(cards: str | Iterable[int | str]) -> tuple[int, ...]:
     '7s 7h 7c Kd Kc'
     """
     cs = parse_cards(cards)
-    target = evaluate_ints(cs)
+    target = evaluate(cs)
     for five in combinations(cs, 5):
         if evaluate_ints(five) == target:
             ranks = [c >> 2 for c in five]

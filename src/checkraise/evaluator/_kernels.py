@@ -47,6 +47,8 @@ import numpy.typing as npt
 
 from checkraise._numba import njit
 from checkraise.evaluator._tables import (
+    BYTE_FLUSH_BIT,
+    BYTE_KEY,
     CARD_FLUSH_BIT,
     CARD_KEY,
     CATEGORY_OF_RANK,
@@ -55,6 +57,7 @@ from checkraise.evaluator._tables import (
     HASH_MULT,
     HASH_RANK,
     HASH_SHIFT,
+    POISON_SHIFT,
     ROW_OFFSETS,
     SUIT_SHIFT,
 )
@@ -199,20 +202,39 @@ def rank_batch(cards: npt.NDArray[np.uint8], out: npt.NDArray[np.int32]) -> None
 
 @njit
 def checked_rank_batch(cards: npt.NDArray[np.uint8], out: npt.NDArray[np.int32]) -> int:
-    """Like :func:`rank_batch` after checking each row; returns the first bad row or -1.
+    """Like :func:`rank_batch` for any bytes; returns the first bad row or -1.
 
-    A row is bad when it holds a card above 51 or the same card twice.
+    A row is bad when it holds a byte above 51 or the same card twice; its
+    ``out`` entry is then meaningless. Checking rides along with evaluation:
+    bytes above 51 carry a poison bit in :data:`BYTE_KEY`, and a repeated card
+    makes the sum of the cards' flush bits differ from their bitwise or.
     """
     n, k = cards.shape
+    bad = 0
     for i in range(n):
-        seen = np.int64(0)
+        key = 0
+        fsum = 0
+        fmask = 0
         for j in range(k):
             c = cards[i, j]
-            bit = np.int64(1) << np.int64(c)
-            if c > 51 or seen & bit:
-                return i
-            seen |= bit
-    rank_batch(cards, out)
+            key += BYTE_KEY[c]
+            bit = BYTE_FLUSH_BIT[c]
+            fsum += bit
+            fmask |= bit
+        bad |= (key >> POISON_SHIFT) | (fsum ^ fmask)
+        out[i] = rank_from_key(key, fmask)
+    if bad == 0:
+        return -1
+    for i in range(n):
+        key = 0
+        fsum = 0
+        fmask = 0
+        for j in range(k):
+            key += BYTE_KEY[cards[i, j]]
+            fsum += BYTE_FLUSH_BIT[cards[i, j]]
+            fmask |= BYTE_FLUSH_BIT[cards[i, j]]
+        if (key >> POISON_SHIFT) | (fsum ^ fmask):
+            return i
     return -1
 
 

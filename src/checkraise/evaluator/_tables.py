@@ -38,6 +38,8 @@ import numpy.typing as npt
 from checkraise._numba import njit
 
 __all__ = [
+    "BYTE_FLUSH_BIT",
+    "BYTE_KEY",
     "CARD_FLUSH_BIT",
     "CARD_KEY",
     "CATEGORY_FLOORS",
@@ -48,6 +50,7 @@ __all__ = [
     "HASH_RANK",
     "HASH_SHIFT",
     "NUM_RANKS",
+    "POISON_SHIFT",
     "RANK_KEYS",
     "ROW_OFFSETS",
     "SUIT_SHIFT",
@@ -61,7 +64,7 @@ RANK_KEYS: Final = np.array(
 
 SUIT_SHIFT: Final = 32
 HASH_BITS: Final = 25
-HASH_SHIFT: Final = 11
+HASH_SHIFT: Final = 10
 # Any odd multiplier gives a perfect hash; this one packs the table tightly (load ~0.99).
 HASH_MULT: Final = 12345677
 NUM_RANKS: Final = 7462
@@ -292,7 +295,8 @@ def _build(
     rows = mixed >> shift
     cols = mixed & ((1 << shift) - 1)
     offsets, size = _displace(rows, cols, 1 << (bits - shift), 1 << shift)
-    hash_rank = np.zeros(size, dtype=np.uint16)
+    # Padding of one row width: any 25-bit mixed key, even from invalid cards, indexes in bounds.
+    hash_rank = np.zeros(size + (1 << shift), dtype=np.uint16)
     for i in range(len(sets)):
         hash_rank[cols[i] + offsets[rows[i]]] = (
             np.searchsorted(ordered, _nonflush_value(sets[i])) + 1
@@ -311,7 +315,7 @@ def _frozen(a: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
 _hash, _offsets, _flush, _floors = _build(RANK_KEYS, HASH_MULT, HASH_BITS, HASH_SHIFT)
 
 HASH_RANK: Final[npt.NDArray[np.uint16]] = _frozen(_hash)  # type: ignore[assignment]
-"""Rank of each non-flush rank multiset, at its perfect-hash slot (0 = unused slot)."""
+"""Rank of each non-flush rank multiset at its perfect-hash slot (0 = unused or padding)."""
 ROW_OFFSETS: Final[npt.NDArray[np.int32]] = _frozen(_offsets)  # type: ignore[assignment]
 """Displacement of each hash row into :data:`HASH_RANK`."""
 FLUSH_RANK: Final[npt.NDArray[np.uint16]] = _frozen(_flush)  # type: ignore[assignment]
@@ -333,3 +337,13 @@ CARD_FLUSH_BIT: Final[npt.NDArray[np.int64]] = _frozen(  # type: ignore[assignme
     np.int64(1) << (16 * _suits + _ranks)
 )
 """Bit of each card in a suit-major rank mask (suit ``s`` owns bits ``16*s .. 16*s+12``)."""
+
+POISON_SHIFT: Final = 56
+BYTE_KEY: Final[npt.NDArray[np.int64]] = _frozen(  # type: ignore[assignment]
+    np.concatenate((CARD_KEY, np.full(256 - 52, np.int64(1) << POISON_SHIFT)))
+)
+""":data:`CARD_KEY` for every byte; bytes 52..255 add a poison bit at :data:`POISON_SHIFT`."""
+BYTE_FLUSH_BIT: Final[npt.NDArray[np.int64]] = _frozen(  # type: ignore[assignment]
+    np.concatenate((CARD_FLUSH_BIT, np.zeros(256 - 52, dtype=np.int64)))
+)
+""":data:`CARD_FLUSH_BIT` for every byte (0 for bytes 52..255)."""
