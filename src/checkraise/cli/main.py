@@ -26,6 +26,9 @@ app = typer.Typer(
 COMMAND_MODULES = [
     "checkraise.cli.eval_cmd",
     "checkraise.cli.demo_cmd",
+    "checkraise.cli.match_cmd",
+    "checkraise.cli.tournament_cmd",
+    "checkraise.cli.play_cmd",
     "checkraise.cli.hands_cmd",
 ]
 

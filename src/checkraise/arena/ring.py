@@ -1,0 +1,320 @@
+"""Ring games between n agents with seat rotation, played in duplicate.
+
+Duplicate poker (as in the Annual Computer Poker Competition's evaluation)
+replays every deal with the players moved over the seats so that each player
+holds each seat's cards once; summing a player's result over the seatings
+removes most of the luck of the cards. Here a match of ``hands`` deals between
+``n`` agents is played ``n`` times (*rotations*). In rotation ``r`` player ``i``
+has role ``k = (i + r) mod n`` and sits in engine seat ``(k - h) mod n`` at hand
+``h``, so the button moves one seat per hand and, over the rotations, every
+player plays every role against the same sequence of decks.
+
+Bookkeeping that makes the duplicate exact: the decks depend only on the master
+seed and the hand number, and an agent's own random seed depends on its *role*,
+not on the player. Two copies of the same agent therefore play the same
+decisions in swapped seats and a player's result summed over the rotations is
+exactly zero (chips are summed as ``int`` or :class:`~fractions.Fraction`,
+never as floats). Each rotation starts with fresh agents, so agents that learn
+over a match learn from the same hands in every rotation.
+
+The per-deal results (a player's chips summed over the rotations, divided by
+the number of rotations) are independent units; their mean is the win rate,
+reported in mbb/hand with a 95% confidence interval (:mod:`checkraise.arena.stats`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from checkraise.agents.base import Agent, make_agent, split_agent_specs
+from checkraise.arena.parallel import Progress, default_workers, run_tasks
+from checkraise.arena.stats import ActionCounts, Estimate, mbb_per_hand
+from checkraise.arena.table import HandLog, play_hand
+from checkraise.engine import RuleSet, TableConfig
+
+__all__ = [
+    "RingConfig",
+    "RingResult",
+    "agent_labels",
+    "deal_deck",
+    "play_ring",
+    "play_rotation",
+    "seed_int",
+]
+
+
+def seed_int(seed: int, *key: int) -> int:
+    """A 63-bit integer seed derived from ``seed`` and a spawn key (SeedSequence).
+
+    Examples
+    --------
+    >>> seed_int(1, 0, 3) == seed_int(1, 0, 3) != seed_int(1, 0, 4)
+    True
+    """
+    ss = np.random.SeedSequence(seed, spawn_key=key)
+    return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+
+
+def deal_deck(seed: int, *key: int) -> list[int]:
+    """A shuffled 52-card deck from ``seed`` and a spawn key.
+
+    Examples
+    --------
+    >>> sorted(deal_deck(5, 0, 1)) == list(range(52))
+    True
+    """
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
+    return [int(c) for c in rng.permutation(52)]
+
+
+def agent_labels(specs: Sequence[str]) -> list[str]:
+    """Display names for agents: the spec, with ``#2``, ``#3`` … for repeats.
+
+    Examples
+    --------
+    >>> agent_labels(["call", "random", "call"])
+    ['call', 'random', 'call#2']
+    """
+    seen: dict[str, int] = {}
+    out = []
+    for spec in specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        out.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    return out
+
+
+@dataclass(frozen=True)
+class RingConfig:
+    """A match: agents, number of deals, stakes and whether to play in duplicate.
+
+    Parameters
+    ----------
+    agents
+        Agent specs (2..10), see :func:`checkraise.agents.make_agent`.
+    hands
+        Deals per rotation.
+    stack, small_blind, big_blind
+        Every hand starts with ``stack`` chips per seat (a cash game with
+        stacks reset each hand, as in the ACPC).
+    rules
+        Engine rule set.
+    duplicate
+        Play all ``n`` rotations (else only rotation 0).
+    """
+
+    agents: tuple[str, ...]
+    hands: int
+    stack: int = 20000
+    small_blind: int = 50
+    big_blind: int = 100
+    rules: RuleSet = RuleSet.CASINO
+    duplicate: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "agents", tuple(split_agent_specs(list(self.agents))))
+        if not 2 <= len(self.agents) <= 10:
+            raise ValueError(f"invalid number of agents {len(self.agents)}: expected 2..10")
+        for spec in set(self.agents):
+            make_agent(spec, seed=0)  # fail before playing on an unknown agent or option
+        if self.hands < 1:
+            raise ValueError(f"invalid hands {self.hands!r}: expected at least 1")
+        if self.stack < 1:
+            raise ValueError(f"invalid stack {self.stack!r}: expected at least 1 chip")
+        # Validates the blinds.
+        TableConfig.nolimit(len(self.agents), self.stack, self.small_blind, self.big_blind)
+
+    @property
+    def num_rotations(self) -> int:
+        """How many seatings each deal is played in."""
+        return len(self.agents) if self.duplicate else 1
+
+    def table(self) -> TableConfig:
+        """The table configuration of every hand."""
+        return TableConfig.nolimit(
+            len(self.agents), self.stack, self.small_blind, self.big_blind, rules=self.rules
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain-JSON form."""
+        return {
+            "agents": list(self.agents),
+            "hands": self.hands,
+            "stack": self.stack,
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "rules": str(self.rules),
+            "duplicate": self.duplicate,
+        }
+
+
+@dataclass
+class RotationResult:
+    """Chips per hand per player (``payoffs[h][i]``) and decision counts of one rotation."""
+
+    rotation: int
+    payoffs: list[list[int | Fraction]]
+    actions: list[ActionCounts]
+
+
+@dataclass(frozen=True)
+class _RotationTask:
+    config: RingConfig
+    seed: int
+    rotation: int
+    log_dir: str | None
+
+
+def play_rotation(
+    config: RingConfig,
+    seed: int,
+    rotation: int,
+    *,
+    log_dir: Path | None = None,
+    progress: Progress | None = None,
+) -> RotationResult:
+    """Play all hands of one rotation (see the module docstring for the seating).
+
+    Examples
+    --------
+    >>> cfg = RingConfig(("call", "call", "call"), hands=3)
+    >>> r = play_rotation(cfg, seed=1, rotation=0)
+    >>> [sum(row) for row in r.payoffs]
+    [0, 0, 0]
+    """
+    n = len(config.agents)
+    table = config.table()
+    labels = agent_labels(config.agents)
+    roles = [(i + rotation) % n for i in range(n)]
+    agents: list[Agent] = [
+        make_agent(spec, seed=seed_int(seed, 1, roles[i])) for i, spec in enumerate(config.agents)
+    ]
+    payoffs: list[list[int | Fraction]] = []
+    actions = [ActionCounts() for _ in range(n)]
+    with HandLog(log_dir, f"rotation-{rotation}", table=f"match rotation {rotation}") as log:
+        for h in range(config.hands):
+            seat_of = [(roles[i] - h) % n for i in range(n)]
+            player_at = [0] * n
+            for i, s in enumerate(seat_of):
+                player_at[s] = i
+            names = [labels[p] for p in player_at]
+            hand = play_hand(
+                [agents[p] for p in player_at], table, deal_deck(seed, 0, h), h, names
+            )
+            log.write(hand, names)
+            payoffs.append([hand.payoffs[seat_of[i]] for i in range(n)])
+            for i in range(n):
+                actions[i].record_hand(hand.decisions[seat_of[i]])
+            if progress is not None and (h + 1) % 50 == 0:
+                progress(50)
+    if progress is not None and config.hands % 50:
+        progress(config.hands % 50)
+    return RotationResult(rotation, payoffs, actions)
+
+
+def _run_rotation(task: _RotationTask, progress: Progress) -> RotationResult:
+    return play_rotation(
+        task.config, task.seed, task.rotation,
+        log_dir=Path(task.log_dir) if task.log_dir else None, progress=progress,
+    )
+
+
+@dataclass
+class RingResult:
+    """Outcome of a (duplicate) ring match.
+
+    Attributes
+    ----------
+    config, seed
+        What was played.
+    labels
+        Display name of each player.
+    deal_chips
+        ``deal_chips[h][i]``: player ``i``'s chips won on deal ``h`` summed over the rotations.
+    actions
+        Decision counts per player, all rotations together.
+    """
+
+    config: RingConfig
+    seed: int
+    labels: list[str]
+    deal_chips: list[list[int | Fraction]]
+    actions: list[ActionCounts] = field(default_factory=list)
+
+    def total_chips(self, player: int) -> int | Fraction:
+        """Player's chips won over every hand of every rotation (exact)."""
+        return sum((row[player] for row in self.deal_chips), start=0)
+
+    def mbb(self, player: int) -> Estimate:
+        """Player's win rate in mbb/hand with its 95% interval over deals."""
+        k = self.config.num_rotations
+        per_hand = [float(Fraction(row[player]) / k) for row in self.deal_chips]
+        return mbb_per_hand(per_hand, self.config.big_blind)
+
+    def to_json(self) -> dict[str, Any]:
+        """Summary as plain JSON (per player: chips, mbb/hand with CI, action stats)."""
+        players = []
+        for i, label in enumerate(self.labels):
+            total = self.total_chips(i)
+            players.append(
+                {
+                    "name": label,
+                    "spec": self.config.agents[i],
+                    "total_chips": float(total) if isinstance(total, Fraction) else total,
+                    "mbb_per_hand": self.mbb(i).to_json(),
+                    "actions": self.actions[i].to_json() if self.actions else None,
+                }
+            )
+        return {
+            "kind": "duplicate match" if self.config.duplicate else "match",
+            "config": self.config.to_json(),
+            "seed": self.seed,
+            "rotations": self.config.num_rotations,
+            "hands_played": self.config.hands * self.config.num_rotations,
+            "players": players,
+        }
+
+
+def play_ring(
+    config: RingConfig,
+    seed: int,
+    *,
+    workers: int | None = None,
+    log_dir: Path | None = None,
+    progress: Progress | None = None,
+) -> RingResult:
+    """Play a (duplicate) match; rotations run in parallel over ``workers`` processes.
+
+    The result does not depend on ``workers``.
+
+    Examples
+    --------
+    >>> res = play_ring(RingConfig(("call", "call"), hands=20), seed=3, workers=1)
+    >>> res.total_chips(0), res.mbb(0).mean
+    (0, 0.0)
+    """
+    n = len(config.agents)
+    tasks = [
+        _RotationTask(config, seed, r, str(log_dir) if log_dir else None)
+        for r in range(config.num_rotations)
+    ]
+    results: dict[int, RotationResult] = {}
+    run_tasks(
+        _run_rotation, tasks, workers=workers or default_workers(),
+        on_result=results.__setitem__, on_progress=progress,
+    )
+    deal_chips: list[list[int | Fraction]] = [[0] * n for _ in range(config.hands)]
+    actions = [ActionCounts() for _ in range(n)]
+    for r in sorted(results):
+        res = results[r]
+        for h, row in enumerate(res.payoffs):
+            for i in range(n):
+                deal_chips[h][i] += row[i]
+        for i in range(n):
+            actions[i].add(res.actions[i])
+    return RingResult(config, seed, agent_labels(config.agents), deal_chips, actions)

@@ -1,0 +1,173 @@
+"""Many tournament repetitions in parallel, written as they finish, resumable.
+
+Layout of the output folder:
+
+- ``run.json`` — the configuration and master seed (checked on ``resume``);
+- ``results.jsonl`` — one line per finished repetition, appended as soon as it
+  finishes, so an interrupted run keeps every finished repetition;
+- ``logs/rep-NNNN.log`` and ``logs/rep-NNNN.txt`` — every hand (ACPC / PokerStars);
+- ``results.json``, ``report.md``, ``chip_trend.png``, ``ranks.png``, ``mbb.png``
+  — written at the end from all repetitions (:mod:`checkraise.arena.report`).
+
+Each repetition depends only on the master seed and its number, so the results
+are identical for any number of workers, and a resumed run equals an
+uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from checkraise.arena.parallel import Progress, default_workers, run_tasks
+from checkraise.arena.report import write_json, write_tournament_report
+from checkraise.arena.tournament import (
+    TournamentConfig,
+    TournamentResult,
+    play_tournament,
+    summarize,
+)
+from checkraise.errors import CheckraiseError
+
+__all__ = ["ResumeError", "SeriesResult", "run_tournaments"]
+
+
+class ResumeError(CheckraiseError):
+    """``--resume`` was asked for a folder that holds a different run."""
+
+
+@dataclass
+class SeriesResult:
+    """All repetitions, their summary and the files written."""
+
+    config: TournamentConfig
+    seed: int
+    results: list[TournamentResult]
+    summary: dict[str, Any]
+    files: list[Path]
+    resumed: int
+
+
+@dataclass(frozen=True)
+class _Task:
+    config: TournamentConfig
+    seed: int
+    repetition: int
+    log_dir: str | None
+
+
+def _run(task: _Task, progress: Progress) -> TournamentResult:
+    result = play_tournament(
+        task.config, task.seed, task.repetition,
+        log_dir=Path(task.log_dir) if task.log_dir else None, progress=progress,
+    )
+    # Keep the progress total at max_hands per repetition when a tournament ends early.
+    progress(task.config.max_hands - result.hands_played)
+    return result
+
+
+def _load_done(path: Path, repeat: int) -> dict[int, TournamentResult]:
+    done: dict[int, TournamentResult] = {}
+    if not path.exists():
+        return done
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            result = TournamentResult.from_json(json.loads(line))
+        except (ValueError, KeyError, TypeError):
+            # A line cut short by an interruption: that repetition is played again.
+            continue
+        if result.repetition < repeat:
+            done[result.repetition] = result
+    return done
+
+
+def run_tournaments(
+    config: TournamentConfig,
+    seed: int,
+    repeat: int,
+    *,
+    out: Path | None = None,
+    workers: int | None = None,
+    resume: bool = False,
+    logs: bool = True,
+    progress: Progress | None = None,
+) -> SeriesResult:
+    """Play ``repeat`` tournaments (repetitions ``0..repeat-1``) and write the report.
+
+    Parameters
+    ----------
+    config, seed, repeat
+        What to play.
+    out
+        Output folder (nothing is written when ``None``).
+    workers
+        Worker processes (default: the number of cores); results do not depend on it.
+    resume
+        Keep the repetitions already in ``out/results.jsonl`` and play the rest;
+        the folder's ``run.json`` must hold the same configuration and seed.
+    logs
+        Write every hand to ``out/logs``.
+    progress
+        Called with numbers of hands played (``repeat * max_hands`` in all).
+
+    Examples
+    --------
+    >>> cfg = TournamentConfig(("allin", "checkfold"), max_hands=20)
+    >>> run_tournaments(cfg, seed=1, repeat=2, workers=1).summary["repetitions"]
+    2
+    """
+    if repeat < 1:
+        raise ValueError(f"invalid repeat {repeat!r}: expected at least 1")
+    done: dict[int, TournamentResult] = {}
+    sink: IO[str] | None = None
+    log_dir: Path | None = None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        run_file, lines_file = out / "run.json", out / "results.jsonl"
+        header = {"config": config.to_json(), "seed": seed}
+        if resume and run_file.exists():
+            previous = json.loads(run_file.read_text(encoding="utf-8"))
+            if previous.get("config") != header["config"] or previous.get("seed") != seed:
+                raise ResumeError(
+                    f"cannot resume {out}: it holds a run with config {previous.get('config')} "
+                    f"and seed {previous.get('seed')}, expected {header['config']} and seed {seed}"
+                )
+            done = _load_done(lines_file, repeat)
+        write_json(run_file, header)
+        # Rewrite the kept lines so that a torn last line does not stay in the file.
+        with open(lines_file, "w", encoding="utf-8") as f:
+            for r in sorted(done):
+                f.write(json.dumps(done[r].to_json()) + "\n")
+        sink = open(lines_file, "a", encoding="utf-8")  # noqa: SIM115
+        log_dir = out / "logs" if logs else None
+    resumed = len(done)
+    if progress is not None and resumed:
+        progress(resumed * config.max_hands)
+    tasks = [
+        _Task(config, seed, r, str(log_dir) if log_dir else None)
+        for r in range(repeat)
+        if r not in done
+    ]
+
+    def finished(_: int, result: TournamentResult) -> None:
+        done[result.repetition] = result
+        if sink is not None:
+            sink.write(json.dumps(result.to_json()) + "\n")
+            sink.flush()
+
+    try:
+        run_tasks(
+            _run, tasks, workers=workers or default_workers(),
+            on_result=finished, on_progress=progress,
+        )
+    finally:
+        if sink is not None:
+            sink.close()
+    results = [done[r] for r in sorted(done)]
+    summary = summarize(config, results)
+    files: list[Path] = []
+    if out is not None:
+        files = write_tournament_report(summary, seed, out)
+    return SeriesResult(config, seed, results, summary, files, resumed)

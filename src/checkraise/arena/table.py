@@ -1,0 +1,179 @@
+"""One hand between agents, and the hand logs every arena writes.
+
+:func:`play_hand` seats agents on the engine's positional seats, calls the hooks
+of the agent protocol (:mod:`checkraise.agents.base`), asks each agent to act on
+its own :class:`~checkraise.engine.Observation` and records what each decision
+was (fold, check, call, raise and the amount that was to be called), which is
+what :class:`~checkraise.arena.stats.ActionCounts` needs.
+
+:class:`HandLog` appends each finished hand to two files: the ACPC dealer's
+``STATE`` line format (``shared/ACPC.md``) and the PokerStars hand-history text
+that tracking software reads, both written by the engine and the histories
+module's writers (:meth:`~checkraise.engine.State.acpc_state_line`,
+:meth:`~checkraise.engine.State.to_pokerstars`), not here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from types import TracebackType
+from typing import IO
+
+from checkraise.agents.base import Agent, call_begin_hand, call_end_hand
+from checkraise.engine import ActionKind, IllegalActionError, State, TableConfig
+from checkraise.errors import CheckraiseError
+
+__all__ = ["AgentError", "HandLog", "PlayedHand", "play_hand"]
+
+
+class AgentError(CheckraiseError):
+    """An agent returned something that is not a legal action."""
+
+
+@dataclass
+class PlayedHand:
+    """A finished hand: the terminal engine state and each seat's decisions.
+
+    Attributes
+    ----------
+    hand_number
+        The session's hand counter given to :func:`play_hand`.
+    state
+        The terminal :class:`~checkraise.engine.State`.
+    payoffs
+        Net chips per engine seat.
+    decisions
+        Per seat, ``(round, kind, call_amount_before)`` for each decision, ``kind``
+        one of ``"fold"``, ``"call"``, ``"raise"`` (a check is a call of 0).
+    """
+
+    hand_number: int
+    state: State
+    payoffs: tuple[int | Fraction, ...]
+    decisions: list[list[tuple[int, str, int]]] = field(default_factory=list)
+
+
+def play_hand(
+    agents: Sequence[Agent],
+    config: TableConfig,
+    deck: Sequence[int],
+    hand_number: int,
+    names: Sequence[str] | None = None,
+) -> PlayedHand:
+    """Play one hand; ``agents[s]`` sits in engine seat ``s``.
+
+    Parameters
+    ----------
+    agents
+        One agent per seat of ``config``.
+    config
+        The hand's table configuration.
+    deck
+        Card order: hole cards of seat 0..n-1 (two each), then the board.
+    hand_number
+        Passed to ``begin_hand`` and kept in the result.
+    names
+        Agent names, used in error messages.
+
+    Raises
+    ------
+    AgentError
+        If an agent returns an illegal action (the message names the agent).
+
+    Examples
+    --------
+    >>> from checkraise.agents import make_agent
+    >>> hand = play_hand([make_agent("call"), make_agent("call")],
+    ...                  TableConfig.nolimit(2), list(range(52)), 0)
+    >>> sum(hand.payoffs), hand.state.is_terminal
+    (0, True)
+    """
+    if len(agents) != config.num_players:
+        raise ValueError(
+            f"{len(agents)} agents for a {config.num_players}-seat table: expected one per seat"
+        )
+    state = State(config, deck=list(deck))
+    for seat, agent in enumerate(agents):
+        call_begin_hand(agent, seat, config, tuple(state.hole_cards[seat]), hand_number)
+    decisions: list[list[tuple[int, str, int]]] = [[] for _ in agents]
+    while not state.is_terminal:
+        actor = state.current_player
+        if actor is None:
+            raise RuntimeError("engine state is neither terminal nor waiting for a player")
+        observation = state.observation(actor)
+        legal = observation.legal
+        to_call = legal.call_amount if legal is not None else 0
+        action = agents[actor].act(observation)
+        try:
+            state.step(action)
+        except IllegalActionError as exc:
+            who = names[actor] if names is not None else type(agents[actor]).__name__
+            raise AgentError(
+                f"agent {who!r} in seat {actor} of hand {hand_number} chose an illegal action "
+                f"{action}: {exc}"
+            ) from exc
+        kind = "fold" if action.kind is ActionKind.FOLD else (
+            "raise" if action.kind is ActionKind.RAISE else "call"
+        )
+        decisions[actor].append((observation.round, kind, to_call))
+    payoffs = tuple(state.payoffs())
+    for seat, agent in enumerate(agents):
+        call_end_hand(agent, state.observation(seat), payoffs)
+    return PlayedHand(hand_number, state, payoffs, decisions)
+
+
+class HandLog:
+    """Append-only hand logs: ``<stem>.log`` (ACPC ``STATE`` lines) and ``<stem>.txt`` (PokerStars).
+
+    Parameters
+    ----------
+    folder
+        Where to write (created if missing). ``None`` writes nothing.
+    stem
+        File name without extension.
+    table
+        Table name written in the PokerStars text.
+    """
+
+    def __init__(self, folder: Path | None, stem: str, table: str = "checkraise") -> None:
+        self.table = table
+        self._acpc: IO[str] | None = None
+        self._stars: IO[str] | None = None
+        if folder is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+            self._acpc = open(folder / f"{stem}.log", "w", encoding="utf-8")  # noqa: SIM115
+            self._stars = open(folder / f"{stem}.txt", "w", encoding="utf-8")  # noqa: SIM115
+
+    def write(self, hand: PlayedHand, names: Sequence[str]) -> None:
+        """Append ``hand``, with ``names[s]`` the player in engine seat ``s``."""
+        if self._acpc is None or self._stars is None:
+            return
+        self._acpc.write(hand.state.acpc_state_line(hand.hand_number, list(names)) + "\n")
+        text = pokerstars_text(hand, names, self.table)
+        self._stars.write(text + "\n")
+
+    def close(self) -> None:
+        """Close the files."""
+        for f in (self._acpc, self._stars):
+            if f is not None:
+                f.close()
+        self._acpc = self._stars = None
+
+    def __enter__(self) -> HandLog:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def pokerstars_text(hand: PlayedHand, names: Sequence[str], table: str) -> str:
+    """PokerStars hand-history text of ``hand`` (the engine's writer)."""
+    return hand.state.to_pokerstars(hand_id=hand.hand_number + 1, names=list(names), table=table)

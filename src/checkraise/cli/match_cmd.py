@@ -1,0 +1,109 @@
+"""``checkraise match``: duplicate match between two (or more) agents, in mbb/hand."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from checkraise.agents.base import split_agent_specs
+from checkraise.arena.match import summary_line
+from checkraise.arena.report import write_match_report
+from checkraise.arena.ring import RingConfig, play_ring
+from checkraise.cli.main import app
+from checkraise.engine import RuleSet
+
+__all__ = ["hands_progress", "match_command", "parse_blinds"]
+
+
+def parse_blinds(text: str) -> tuple[int, int]:
+    """``"50/100"`` -> ``(50, 100)``."""
+    small, sep, big = text.partition("/")
+    if not sep or not small.strip().isdigit() or not big.strip().isdigit():
+        raise ValueError(f"invalid blinds {text!r}: expected SMALL/BIG, e.g. 50/100")
+    return int(small), int(big)
+
+
+def _ignore(n: int) -> None:
+    del n
+
+
+@contextmanager
+def hands_progress(
+    total: int, label: str, enabled: bool = True
+) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr counting hands; yields ``advance(n)``."""
+    if not enabled:
+        yield _ignore
+        return
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("hands"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=False) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+@app.command("match")
+def match_command(
+    agents: list[str] = typer.Argument(
+        ..., help="Two agent specs (or up to 10 for a ring game), e.g. equity call"
+    ),
+    hands: int = typer.Option(1000, "--hands", "-n", help="Deals (each played in every seating)."),
+    seed: int = typer.Option(0, "--seed", help="Master seed: same seed, same cards, same result."),
+    stack: int = typer.Option(20000, "--stack", help="Chips per seat at the start of each hand."),
+    blinds: str = typer.Option("50/100", "--blinds", help="Small/big blind."),
+    rules: RuleSet = typer.Option(RuleSet.CASINO, "--rules", help="Engine rule set."),
+    duplicate: bool = typer.Option(
+        True, "--duplicate/--no-duplicate", help="Replay each deal with the seats swapped."
+    ),
+    workers: int = typer.Option(0, "--workers", help="Processes (0 = one per core)."),
+    out: Path | None = typer.Option(
+        None, "--out", help="Folder for results.json, report.md, mbb.png and hand logs."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+) -> None:
+    """Play a (duplicate) match and report each agent's win rate in mbb/hand with a 95% CI.
+
+    Each deal is played once per seating (twice heads-up, with the seats swapped;
+    n times for n agents), which removes most of the luck of the cards.
+    """
+    small, big = parse_blinds(blinds)
+    config = RingConfig(
+        tuple(split_agent_specs(agents)), hands, stack, small, big, rules, duplicate
+    )
+    total = config.hands * config.num_rotations
+    with hands_progress(total, "match", enabled=not as_json) as advance:
+        result = play_ring(
+            config, seed, workers=workers or None,
+            log_dir=out / "logs" if out is not None else None, progress=advance,
+        )
+    data = result.to_json()
+    if out is not None:
+        write_match_report(data, out)
+    if as_json:
+        print(json.dumps(data))
+        return
+    print(summary_line(result))
+    for i, label in enumerate(result.labels):
+        e = result.mbb(i)
+        print(f"  {label:<24} {e.mean:>10.1f} mbb/hand   95% CI [{e.low:.1f}, {e.high:.1f}]")
+    if out is not None:
+        print(f"report: {out / 'report.md'}")

@@ -1,0 +1,81 @@
+"""``checkraise tournament``: repeated seeded tournaments with a report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from checkraise.agents.base import split_agent_specs
+from checkraise.arena.series import SeriesResult, run_tournaments
+from checkraise.arena.tournament import TournamentConfig
+from checkraise.cli.main import app
+from checkraise.cli.match_cmd import hands_progress, parse_blinds
+
+__all__ = ["print_standings", "tournament_command"]
+
+
+def print_standings(series: SeriesResult) -> None:
+    """Print one line per agent, best mean rank first."""
+    players = series.summary["players"]
+    print(
+        f"{len(players)} players, {series.summary['repetitions']} repetitions"
+        + (f" ({series.resumed} resumed)" if series.resumed else "")
+    )
+    print(f"  {'agent':<24} {'mean rank':>9} {'wins':>6} {'hands':>7} {'chips':>7} {'mbb/hand':>9}")
+    for p in sorted(players, key=lambda p: p["mean_rank"]["mean"]):
+        print(
+            f"  {p['name']:<24} {p['mean_rank']['mean']:>9.2f} {100 * p['win_rate']:>5.1f}% "
+            f"{p['hands_survived']['mean']:>7.1f} {p['chips_remaining']['mean']:>7.0f} "
+            f"{p['mbb_per_hand']['mean']:>9.1f}"
+        )
+
+
+@app.command("tournament")
+def tournament_command(
+    agents: list[str] = typer.Option(
+        ..., "--agents", "-a",
+        help="2-10 agent specs, comma-separated or repeated, e.g. random,call,equity",
+    ),
+    repeat: int = typer.Option(10, "--repeat", "-r", help="Number of tournaments."),
+    seed: int = typer.Option(0, "--seed", help="Master seed: same seed, same results."),
+    hands: int = typer.Option(600, "--hands", help="Hand limit per tournament."),
+    blinds: str = typer.Option("20/40", "--blinds", help="Small/big blind (fixed)."),
+    chips: int = typer.Option(2000, "--chips", help="Starting chips."),
+    rebuys: int = typer.Option(1, "--rebuys", help="Rebuys per player."),
+    rebuy_chips: int = typer.Option(2000, "--rebuy-chips", help="Chips of one rebuy."),
+    workers: int = typer.Option(0, "--workers", help="Processes (0 = one per core)."),
+    out: Path | None = typer.Option(
+        None, "--out",
+        help="Folder for results.json(l), report.md, charts and hand logs.",
+    ),
+    resume: bool = typer.Option(
+        False, "--resume", help="Keep finished repetitions in --out and play the rest."
+    ),
+    logs: bool = typer.Option(True, "--logs/--no-logs", help="Write every hand to --out/logs."),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+) -> None:
+    """Play seeded tournaments (2,000 chips, blinds 20/40, one rebuy, 600 hands at most).
+
+    Players are ranked by hands survived, then chips; the report gives mean rank,
+    win rate, hands survived, chips left, chip volatility, mbb/hand and action
+    frequencies, with charts. Results do not depend on --workers.
+    """
+    if resume and out is None:
+        raise ValueError("--resume needs --out: the folder of the run to continue")
+    small, big = parse_blinds(blinds)
+    config = TournamentConfig(
+        tuple(split_agent_specs(agents)), hands, small, big, chips, rebuys, rebuy_chips
+    )
+    with hands_progress(repeat * config.max_hands, "tournaments", enabled=not as_json) as adv:
+        series = run_tournaments(
+            config, seed, repeat, out=out, workers=workers or None, resume=resume,
+            logs=logs, progress=adv,
+        )
+    if as_json:
+        print(json.dumps(dict(series.summary, seed=seed)))
+        return
+    print_standings(series)
+    if out is not None:
+        print(f"report: {out / 'report.md'}")
