@@ -26,6 +26,7 @@ app = typer.Typer(
 COMMAND_MODULES = [
     "checkraise.cli.eval_cmd",
     "checkraise.cli.demo_cmd",
+    "checkraise.cli.acpc_cmd",
     "checkraise.cli.match_cmd",
     "checkraise.cli.tournament_cmd",
     "checkraise.cli.play_cmd",
