@@ -64,6 +64,10 @@ def test_batch_bad_input() -> None:
         evaluate_batch(np.array([good, good, [0, 1, 2, 3, 4, 5, 5]], dtype=np.uint8))
     with pytest.raises(ValueError, match="row 0"):
         evaluate_batch(np.array([[0, 1, 2, 3, -4]]))
+    with pytest.raises(ValueError, match="row 1"):
+        evaluate_batch(np.array([[0, 1, 2, 3, 4], [0, 1, 2, 3, 255]], dtype=np.uint8))
+    with pytest.raises(ValueError, match="row 1"):
+        evaluate_batch(np.array([[0, 1, 2, 3, 4, 9], [9, 1, 2, 3, 4, 9]], dtype=np.uint8))
     with pytest.raises(ValueError, match="shape"):
         evaluate_batch(np.zeros((3, 4), dtype=np.uint8))
     with pytest.raises(ValueError, match="dtype"):

@@ -42,8 +42,13 @@ with incremental partial keys).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, cast
+
 import numpy as np
 import numpy.typing as npt
+from numba.core import types
+from numba.extending import intrinsic
 
 from checkraise._numba import njit
 from checkraise.evaluator._tables import (
@@ -115,37 +120,48 @@ def rank_from_key(key: int, flush_mask: int) -> int:
     return rank_nonflush(key)
 
 
+def _popcount_intrinsic(typingctx: object, x: object) -> tuple[object, object]:
+    sig = types.int64(types.int64)
+
+    def codegen(context: object, builder: Any, signature: object, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+_popcount = cast(Callable[[int], int], intrinsic(_popcount_intrinsic))
+"""Number of set bits of an int64 (LLVM ``ctpop``, one instruction on x86-64); njit only."""
+
+
+# The flush mask is or-ed unconditionally: a branch-free mask lets the compiler
+# schedule the loads early, which measured faster than building it only for flushes.
 @njit
 def rank5(c0: int, c1: int, c2: int, c3: int, c4: int) -> int:
     """Rank of five distinct cards."""
     key = CARD_KEY[c0] + CARD_KEY[c1] + CARD_KEY[c2] + CARD_KEY[c3] + CARD_KEY[c4]
-    if is_flush_key(key):
-        fm = (
-            CARD_FLUSH_BIT[c0]
-            | CARD_FLUSH_BIT[c1]
-            | CARD_FLUSH_BIT[c2]
-            | CARD_FLUSH_BIT[c3]
-            | CARD_FLUSH_BIT[c4]
-        )
-        return rank_flush(key, fm)
-    return rank_nonflush(key)
+    fm = (
+        CARD_FLUSH_BIT[c0]
+        | CARD_FLUSH_BIT[c1]
+        | CARD_FLUSH_BIT[c2]
+        | CARD_FLUSH_BIT[c3]
+        | CARD_FLUSH_BIT[c4]
+    )
+    return rank_from_key(key, fm)
 
 
 @njit
 def rank6(c0: int, c1: int, c2: int, c3: int, c4: int, c5: int) -> int:
     """Rank of the best five of six distinct cards."""
     key = CARD_KEY[c0] + CARD_KEY[c1] + CARD_KEY[c2] + CARD_KEY[c3] + CARD_KEY[c4] + CARD_KEY[c5]
-    if is_flush_key(key):
-        fm = (
-            CARD_FLUSH_BIT[c0]
-            | CARD_FLUSH_BIT[c1]
-            | CARD_FLUSH_BIT[c2]
-            | CARD_FLUSH_BIT[c3]
-            | CARD_FLUSH_BIT[c4]
-            | CARD_FLUSH_BIT[c5]
-        )
-        return rank_flush(key, fm)
-    return rank_nonflush(key)
+    fm = (
+        CARD_FLUSH_BIT[c0]
+        | CARD_FLUSH_BIT[c1]
+        | CARD_FLUSH_BIT[c2]
+        | CARD_FLUSH_BIT[c3]
+        | CARD_FLUSH_BIT[c4]
+        | CARD_FLUSH_BIT[c5]
+    )
+    return rank_from_key(key, fm)
 
 
 @njit
@@ -160,18 +176,16 @@ def rank7(c0: int, c1: int, c2: int, c3: int, c4: int, c5: int, c6: int) -> int:
         + CARD_KEY[c5]
         + CARD_KEY[c6]
     )
-    if is_flush_key(key):
-        fm = (
-            CARD_FLUSH_BIT[c0]
-            | CARD_FLUSH_BIT[c1]
-            | CARD_FLUSH_BIT[c2]
-            | CARD_FLUSH_BIT[c3]
-            | CARD_FLUSH_BIT[c4]
-            | CARD_FLUSH_BIT[c5]
-            | CARD_FLUSH_BIT[c6]
-        )
-        return rank_flush(key, fm)
-    return rank_nonflush(key)
+    fm = (
+        CARD_FLUSH_BIT[c0]
+        | CARD_FLUSH_BIT[c1]
+        | CARD_FLUSH_BIT[c2]
+        | CARD_FLUSH_BIT[c3]
+        | CARD_FLUSH_BIT[c4]
+        | CARD_FLUSH_BIT[c5]
+        | CARD_FLUSH_BIT[c6]
+    )
+    return rank_from_key(key, fm)
 
 
 @njit
@@ -201,39 +215,57 @@ def rank_batch(cards: npt.NDArray[np.uint8], out: npt.NDArray[np.int32]) -> None
 
 
 @njit
+def _byte_sums(cards: npt.NDArray[np.uint8], i: int, k: int) -> tuple[int, int]:
+    """(key, flush mask) of the ``k`` bytes of row ``i``."""
+    key = 0
+    fm = 0
+    for j in range(k):
+        key += BYTE_KEY[cards[i, j]]
+        fm |= BYTE_FLUSH_BIT[cards[i, j]]
+    return key, fm
+
+
+@njit
+def _row_is_bad(key: int, fm: int, k: int) -> int:
+    # Bytes above 51 carry a poison bit in BYTE_KEY (and no flush bit); a repeated
+    # card leaves fewer than k bits set in the or of the flush bits.
+    return (key >> POISON_SHIFT) | (_popcount(fm) ^ k)
+
+
+@njit
 def checked_rank_batch(cards: npt.NDArray[np.uint8], out: npt.NDArray[np.int32]) -> int:
     """Like :func:`rank_batch` for any bytes; returns the first bad row or -1.
 
     A row is bad when it holds a byte above 51 or the same card twice; its
-    ``out`` entry is then meaningless. Checking rides along with evaluation:
-    bytes above 51 carry a poison bit in :data:`BYTE_KEY`, and a repeated card
-    makes the sum of the cards' flush bits differ from their bitwise or.
+    ``out`` entry is then meaningless (every lookup stays in bounds).
     """
     n, k = cards.shape
     bad = 0
-    for i in range(n):
-        key = 0
-        fsum = 0
-        fmask = 0
-        for j in range(k):
-            c = cards[i, j]
-            key += BYTE_KEY[c]
-            bit = BYTE_FLUSH_BIT[c]
-            fsum += bit
-            fmask |= bit
-        bad |= (key >> POISON_SHIFT) | (fsum ^ fmask)
-        out[i] = rank_from_key(key, fmask)
+    if k == 7:
+        # Written out: the hot case, about twice as fast as the generic loop below.
+        for i in range(n):
+            c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
+            c4, c5, c6 = cards[i, 4], cards[i, 5], cards[i, 6]
+            key = (
+                BYTE_KEY[c0] + BYTE_KEY[c1] + BYTE_KEY[c2] + BYTE_KEY[c3]
+                + BYTE_KEY[c4] + BYTE_KEY[c5] + BYTE_KEY[c6]
+            )  # fmt: skip
+            fm = (
+                BYTE_FLUSH_BIT[c0] | BYTE_FLUSH_BIT[c1] | BYTE_FLUSH_BIT[c2] | BYTE_FLUSH_BIT[c3]
+                | BYTE_FLUSH_BIT[c4] | BYTE_FLUSH_BIT[c5] | BYTE_FLUSH_BIT[c6]
+            )  # fmt: skip
+            bad |= (key >> POISON_SHIFT) | (_popcount(fm) ^ 7)
+            out[i] = rank_from_key(key, fm)
+    else:
+        for i in range(n):
+            key, fm = _byte_sums(cards, i, k)
+            bad |= _row_is_bad(key, fm, k)
+            out[i] = rank_from_key(key, fm)
     if bad == 0:
         return -1
     for i in range(n):
-        key = 0
-        fsum = 0
-        fmask = 0
-        for j in range(k):
-            key += BYTE_KEY[cards[i, j]]
-            fsum += BYTE_FLUSH_BIT[cards[i, j]]
-            fmask |= BYTE_FLUSH_BIT[cards[i, j]]
-        if (key >> POISON_SHIFT) | (fsum ^ fmask):
+        key, fm = _byte_sums(cards, i, k)
+        if _row_is_bad(key, fm, k):
             return i
     return -1
 
