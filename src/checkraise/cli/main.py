@@ -31,6 +31,7 @@ COMMAND_MODULES = [
     "checkraise.cli.tournament_cmd",
     "checkraise.cli.play_cmd",
     "checkraise.cli.hands_cmd",
+    "checkraise.cli.solve_cmd",
 ]
 
 for _name in COMMAND_MODULES:

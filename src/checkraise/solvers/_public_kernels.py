@@ -1,0 +1,354 @@
+"""numba kernels of the vectorised (public-tree) CFR and best response.
+
+Arrays are a :class:`~checkraise.games.public_tree.PublicTree`'s. Per-node
+quantities are vectors over private hands: ``reach[node, player, hand]`` and
+``cfv[node, hand]`` (the traverser's counterfactual values). Strategy, regret and
+average buffers are flat; a decision node's block starts at ``decision_offset``
+and holds ``hand * child_count + i`` for its ``i``-th child.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from checkraise._numba import njit
+
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+B = npt.NDArray[np.bool_]
+
+_FOLD = 0
+_SHOWDOWN = 1
+_CHANCE = 2
+
+
+@njit
+def public_reach(
+    kind: I64,
+    player: I64,
+    child_start: I64,
+    child_count: I64,
+    board: I64,
+    decision_offset: I64,
+    hand_possible: B,
+    policy: F64,
+    reach: F64,
+) -> None:
+    """Both players' reach of every node, for every hand, under ``policy``."""
+    hands = reach.shape[2]
+    for p in range(2):
+        for h in range(hands):
+            reach[0, p, h] = 1.0 if hand_possible[board[0], h] else 0.0
+    for node in range(kind.shape[0]):
+        if kind[node] <= _SHOWDOWN:
+            continue
+        start = child_start[node]
+        count = child_count[node]
+        if kind[node] == _CHANCE:
+            for i in range(count):
+                c = start + i
+                for p in range(2):
+                    for h in range(hands):
+                        ok = hand_possible[board[c], h]
+                        reach[c, p, h] = reach[node, p, h] if ok else 0.0
+            continue
+        actor = player[node]
+        other = 1 - actor
+        offset = decision_offset[node]
+        for i in range(count):
+            c = start + i
+            for h in range(hands):
+                reach[c, actor, h] = reach[node, actor, h] * policy[offset + h * count + i]
+                reach[c, other, h] = reach[node, other, h]
+
+
+@njit
+def terminal_values(
+    node: int,
+    kind: I64,
+    player: I64,
+    board: I64,
+    chance_reach: F64,
+    contributions: F64,
+    compatible: B,
+    hand_possible: B,
+    strength: I64,
+    reach: F64,
+    cfv: F64,
+    traverser: int,
+) -> None:
+    """Counterfactual values of the traverser's hands at a fold or showdown."""
+    hands = cfv.shape[1]
+    other = 1 - traverser
+    scale = chance_reach[node]
+    win = contributions[node, other]
+    lose = contributions[node, traverser]
+    b = board[node]
+    for h in range(hands):
+        if not hand_possible[b, h]:
+            cfv[node, h] = 0.0
+            continue
+        total = 0.0
+        if kind[node] == _FOLD:
+            for o in range(hands):
+                if compatible[h, o]:
+                    total += reach[node, other, o]
+            total *= -lose if player[node] == traverser else win
+        else:
+            mine = strength[b, h]
+            for o in range(hands):
+                if compatible[h, o]:
+                    theirs = strength[b, o]
+                    if mine > theirs:
+                        total += win * reach[node, other, o]
+                    elif mine < theirs:
+                        total -= lose * reach[node, other, o]
+        cfv[node, h] = scale * total
+
+
+@njit
+def public_cfr_sweep(
+    kind: I64,
+    player: I64,
+    child_start: I64,
+    child_count: I64,
+    board: I64,
+    chance_reach: F64,
+    contributions: F64,
+    decision_offset: I64,
+    compatible: B,
+    hand_possible: B,
+    strength: I64,
+    policy: F64,
+    reach: F64,
+    cfv: F64,
+    regrets: F64,
+    cum_policy: F64,
+    traverser: int,
+    avg_weight: float,
+) -> None:
+    """Backward sweep for ``traverser``: values, then regret and average updates."""
+    hands = cfv.shape[1]
+    for node in range(kind.shape[0] - 1, -1, -1):
+        k = kind[node]
+        if k <= _SHOWDOWN:
+            terminal_values(
+                node, kind, player, board, chance_reach, contributions, compatible,
+                hand_possible, strength, reach, cfv, traverser,
+            )
+            continue
+        start = child_start[node]
+        count = child_count[node]
+        if k == _CHANCE or player[node] != traverser:
+            for h in range(hands):
+                total = 0.0
+                for i in range(count):
+                    total += cfv[start + i, h]
+                cfv[node, h] = total
+            continue
+        offset = decision_offset[node]
+        for h in range(hands):
+            row = offset + h * count
+            total = 0.0
+            for i in range(count):
+                total += policy[row + i] * cfv[start + i, h]
+            cfv[node, h] = total
+            own = avg_weight * reach[node, traverser, h]
+            for i in range(count):
+                regrets[row + i] += cfv[start + i, h] - total
+                cum_policy[row + i] += own * policy[row + i]
+
+
+@njit
+def public_finish(
+    kind: I64,
+    player: I64,
+    child_count: I64,
+    decision_offset: I64,
+    regrets: F64,
+    policy: F64,
+    hands: int,
+    target: int,
+    clip: bool,
+    positive_factor: float,
+    negative_factor: float,
+) -> None:
+    """Clip or discount ``target``'s regrets, then regret matching, hand by hand."""
+    for node in range(kind.shape[0]):
+        if kind[node] != 3 or player[node] != target:
+            continue
+        count = child_count[node]
+        offset = decision_offset[node]
+        for h in range(hands):
+            row = offset + h * count
+            total = 0.0
+            for i in range(count):
+                r = regrets[row + i]
+                if r > 0.0:
+                    r *= positive_factor
+                elif clip:
+                    r = 0.0
+                else:
+                    r *= negative_factor
+                regrets[row + i] = r
+                if r > 0.0:
+                    total += r
+            for i in range(count):
+                if total > 0.0:
+                    policy[row + i] = max(regrets[row + i], 0.0) / total
+                else:
+                    policy[row + i] = 1.0 / count
+
+
+@njit
+def public_iteration(
+    kind: I64,
+    player: I64,
+    child_start: I64,
+    child_count: I64,
+    board: I64,
+    chance_reach: F64,
+    contributions: F64,
+    decision_offset: I64,
+    compatible: B,
+    hand_possible: B,
+    strength: I64,
+    policy: F64,
+    reach: F64,
+    cfv: F64,
+    regrets: F64,
+    cum_policy: F64,
+    alternating: bool,
+    clip: bool,
+    positive_factor: float,
+    negative_factor: float,
+    avg_weight: float,
+) -> None:
+    """One whole CFR iteration (both players) on the public tree."""
+    hands = cfv.shape[1]
+    if alternating:
+        for p in range(2):
+            public_reach(
+                kind, player, child_start, child_count, board, decision_offset,
+                hand_possible, policy, reach,
+            )
+            public_cfr_sweep(
+                kind, player, child_start, child_count, board, chance_reach, contributions,
+                decision_offset, compatible, hand_possible, strength, policy, reach, cfv,
+                regrets, cum_policy, p, avg_weight,
+            )
+            public_finish(
+                kind, player, child_count, decision_offset, regrets, policy, hands, p,
+                clip, positive_factor, negative_factor,
+            )
+        return
+    public_reach(
+        kind, player, child_start, child_count, board, decision_offset, hand_possible,
+        policy, reach,
+    )
+    for p in range(2):
+        public_cfr_sweep(
+            kind, player, child_start, child_count, board, chance_reach, contributions,
+            decision_offset, compatible, hand_possible, strength, policy, reach, cfv,
+            regrets, cum_policy, p, avg_weight,
+        )
+    for p in range(2):
+        public_finish(
+            kind, player, child_count, decision_offset, regrets, policy, hands, p,
+            clip, positive_factor, negative_factor,
+        )
+
+
+@njit
+def public_best_response(
+    kind: I64,
+    player: I64,
+    child_start: I64,
+    child_count: I64,
+    board: I64,
+    chance_reach: F64,
+    contributions: F64,
+    decision_offset: I64,
+    compatible: B,
+    hand_possible: B,
+    strength: I64,
+    policy: F64,
+    reach: F64,
+    cfv: F64,
+    responder: int,
+) -> float:
+    """Value of ``responder``'s best response to ``policy`` (the other player's part).
+
+    At the responder's nodes each hand independently takes its best action: an
+    information set is exactly (public node, hand).
+    """
+    public_reach(
+        kind, player, child_start, child_count, board, decision_offset, hand_possible,
+        policy, reach,
+    )
+    hands = cfv.shape[1]
+    for node in range(kind.shape[0] - 1, -1, -1):
+        k = kind[node]
+        if k <= _SHOWDOWN:
+            terminal_values(
+                node, kind, player, board, chance_reach, contributions, compatible,
+                hand_possible, strength, reach, cfv, responder,
+            )
+            continue
+        start = child_start[node]
+        count = child_count[node]
+        best_of = k != _CHANCE and player[node] == responder
+        for h in range(hands):
+            total = cfv[start, h]
+            for i in range(1, count):
+                if best_of:
+                    total = max(total, cfv[start + i, h])
+                else:
+                    total += cfv[start + i, h]
+            cfv[node, h] = total
+    value = 0.0
+    for h in range(hands):
+        value += cfv[0, h]
+    return value
+
+
+@njit
+def public_run(
+    kind: I64,
+    player: I64,
+    child_start: I64,
+    child_count: I64,
+    board: I64,
+    chance_reach: F64,
+    contributions: F64,
+    decision_offset: I64,
+    compatible: B,
+    hand_possible: B,
+    strength: I64,
+    policy: F64,
+    reach: F64,
+    cfv: F64,
+    regrets: F64,
+    cum_policy: F64,
+    alternating: bool,
+    clip: bool,
+    discounted: bool,
+    alpha: float,
+    beta: float,
+    gamma: float,
+    first: int,
+    iterations: int,
+) -> None:
+    """Iterations ``first .. first + iterations - 1`` in one call."""
+    for t in range(first, first + iterations):
+        positive = 1.0
+        negative = 1.0
+        if discounted:
+            positive = t**alpha / (t**alpha + 1.0)
+            negative = t**beta / (t**beta + 1.0)
+        public_iteration(
+            kind, player, child_start, child_count, board, chance_reach, contributions,
+            decision_offset, compatible, hand_possible, strength, policy, reach, cfv, regrets,
+            cum_policy, alternating, clip, positive, negative, float(t) ** gamma,
+        )
