@@ -123,7 +123,7 @@ def dealer_command(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
     port: list[int] = typer.Option(None, "--port", help="Port per seat (default: free ports)."),
     name: str = typer.Option("match", "--name", help="Match name (log header, log file)."),
-    out: Path = typer.Option(None, "--out", help="Folder for the log <name>.log."),
+    out: Path = typer.Option(Path("acpc-out"), "--out", help="Folder for the log <name>.log."),
     swap: bool = typer.Option(
         False, "--swap", help="Move each player one seat on (heads-up: swap seats)."
     ),
@@ -139,10 +139,8 @@ def dealer_command(
     names = _names(players, more_players, "players")
     if swap:
         names = rotate(names, 1)
-    log = None
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        log = (out / f"{name}.log").open("w", encoding="ascii", newline="\n")
+    out.mkdir(parents=True, exist_ok=True)
+    log = (out / f"{name}.log").open("w", encoding="ascii", newline="\n")
     try:
         with _progress(hands, "hands", quiet) as advance:
             dealer = Dealer(
@@ -155,8 +153,7 @@ def dealer_command(
             print(" ".join(str(p) for p in ports), flush=True)
             result = dealer.run()
     finally:
-        if log is not None:
-            log.close()
+        log.close()
     print(json.dumps(_result_json(result)) if as_json else result.score_line, flush=True)
 
 
@@ -172,7 +169,7 @@ def match_command(
     ),
     swap: bool = typer.Option(False, "--swap", help="Play only the swapped half."),
     name: str = typer.Option("match", "--name", help="Match name (log header, log file)."),
-    out: Path = typer.Option(None, "--out", help="Folder for the logs."),
+    out: Path = typer.Option(Path("acpc-out"), "--out", help="Folder for the logs."),
     t_response: int = typer.Option(60_000, "--t-response", help="Max ms per action."),
     t_hand: int = typer.Option(600_000, "--t-hand", help="Max ms per seat per hand."),
     t_per_hand: int = typer.Option(7_000, "--t-per-hand", help="Max mean ms per hand."),
@@ -182,8 +179,7 @@ def match_command(
     """Run our dealer and one client process per agent on 127.0.0.1; print the result."""
     agent_names = _names(agents, more_agents, "agents")
     limits = _limits(t_response, t_hand, t_per_hand, 60_000)
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     n = len(agent_names)
     with _progress(hands * (n if duplicate else 1), "hands", quiet) as advance:
         if duplicate:
@@ -199,7 +195,7 @@ def match_command(
             }
         else:
             suffix = ".swap" if swap else ""
-            log_path = out / f"{name}{suffix}.log" if out is not None else None
+            log_path = out / f"{name}{suffix}.log"
             result = run_match(game_file, num_hands=hands, agents=agent_names, seed=seed,
                                shift=1 if swap else 0, match_name=name + suffix,
                                log_path=log_path, limits=limits, on_hand=advance)
