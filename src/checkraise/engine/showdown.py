@@ -96,6 +96,8 @@ def settle(state: State) -> Result:
     n = state._n
     tot = [a + c for a, c in zip(state._ante, state._contrib, strict=True)]
     live = [not f for f in state._folded]
+    if state._nlive == n and n == 2 and tot[0] == tot[1]:
+        return _heads_up_showdown(state, tot)
     unc = _uncalled(tot)
     win: list[int | Fraction] = [0] * n
     if state._nlive == 1:
@@ -129,6 +131,22 @@ def settle(state: State) -> Result:
     if unc is not None:
         pay[unc[0]] += unc[1]
     return Result(tuple(pay), tuple(win), unc)
+
+
+def _heads_up_showdown(state: State, tot: list[int]) -> Result:
+    # The common case of a two-seat showdown with equal stakes: one pot, no side pots.
+    if not _rank_fn:
+        _rank_fn.append(_load_rank_fn())
+    rank_cards = _rank_fn[0]
+    h = state._cfg.hole_cards
+    cards = state._cards
+    board = cards[2 * h:2 * h + state._nboard]
+    r0 = rank_cards(cards[:h] + board)
+    r1 = rank_cards(cards[h:2 * h] + board)
+    t = tot[0]
+    if r0 != r1:
+        return Result((t, -t), (2 * t, 0), None) if r0 > r1 else Result((-t, t), (0, 2 * t), None)
+    return Result((0, 0), (t, t), None)
 
 
 def _split_layers(

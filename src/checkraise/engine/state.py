@@ -41,6 +41,9 @@ _FOLD_ACTION = Action.fold()
 # The reference dealer refuses a raise when fewer than numPlayers action slots
 # are left in a round (MAX_NUM_ACTIONS in game.h).
 _ACPC_MAX_ACTIONS = 64
+# Calls and folds are fully described by (round, seat): share one record each.
+_CALL_EVENTS = [[ActionEvent(p, r, _CALL_ACTION) for p in range(10)] for r in range(8)]
+_FOLD_EVENTS = [[ActionEvent(p, r, _FOLD_ACTION) for p in range(10)] for r in range(8)]
 
 
 class State:
@@ -75,9 +78,23 @@ class State:
 
     __slots__ = (
         "_acpc", "_acted", "_active", "_ante", "_bb", "_cards", "_cfg", "_contrib", "_cur",
-        "_folded", "_history", "_max", "_minr", "_n", "_nacts", "_nboard", "_nlive", "_nolimit",
-        "_nraises", "_pending", "_result", "_round", "_shorts", "_stack", "_terminal", "_undo",
+        "_first", "_folded", "_history", "_max", "_minr", "_n", "_nacts", "_nboard", "_nlive",
+        "_nolimit", "_nraises", "_pending", "_preflop_pending", "_result", "_round", "_shorts",
+        "_stack", "_terminal", "_undo",
     )
+    _n: int
+    _nolimit: bool
+    _acpc: bool
+    _bb: int
+    _max: int
+    _active: int
+    _first: list[int]
+    _preflop_pending: int
+    _cards: list[int]
+    _stack: list[int]
+    _contrib: list[int]
+    _ante: list[int]
+    _folded: list[bool]
 
     def __init__(
         self,
@@ -90,37 +107,25 @@ class State:
         rng: random.Random | None = None,
     ) -> None:
         cfg = config
-        n = cfg.num_players
+        setup = cfg.__dict__.get("_engine_setup")
+        if setup is None:
+            setup = _setup(cfg)
+        (n, self._nolimit, self._acpc, self._bb, stack, contrib, ante, self._max, self._active,
+         self._first, self._preflop_pending, need) = setup
         self._cfg = cfg
         self._n = n
-        self._nolimit = cfg.betting is Betting.NOLIMIT
-        self._acpc = cfg.rules is RuleSet.ACPC
-        self._bb = cfg.big_blind
-        self._cards = _deal_cards(cfg, seed, deck, hole_cards, board, rng)
+        if deck is None and hole_cards is None and board is None:
+            self._cards = (rng if rng is not None else random.Random(seed)).sample(_DECK, need)
+        else:
+            self._cards = _deal_cards(cfg, seed, deck, hole_cards, board, rng)
         self._history: list[Event] = []
         self._undo: list[tuple[Any, ...]] = []
         self._result: showdown.Result | None = None
         self._folded = [False] * n
-        stack = list(cfg.stacks)
-        ante = [0] * n
-        contrib = [0] * n
-        if cfg.ante:
-            for i in range(n):
-                a = min(cfg.ante, stack[i])
-                ante[i] = a
-                stack[i] -= a
-        for i, b in enumerate(cfg.blinds):
-            if b:
-                b = min(b, stack[i])
-                contrib[i] = b
-                stack[i] -= b
-        self._stack = stack
-        self._ante = ante
-        self._contrib = contrib
-        self._max = max(contrib)
+        self._stack = stack[:]
+        self._ante = ante[:]
+        self._contrib = contrib[:]
         self._nlive = n
-        self._active = sum(1 << i for i in range(n) if stack[i] > 0)
-        self._round = 0
         self._nboard = 0
         self._terminal = False
         self._begin_round(0)
@@ -138,30 +143,13 @@ class State:
             self._minr = (self._max * 2 if self._max else 1) if rnd == 0 else self._max + self._bb
         else:
             self._minr = 0
-        pending = self._active
-        if rnd == 0 and not self._acpc:
-            pending = self._casino_preflop_pending(pending)
+        pending = self._preflop_pending if rnd == 0 else self._active
         self._pending = pending
         if pending:
-            self._cur = self._next_pending(self._cfg.first_player[rnd] - 1)
+            self._cur = self._next_pending(self._first[rnd] - 1)
         else:
             self._cur = -1
             self._end_round()
-
-    def _casino_preflop_pending(self, pending: int) -> int:
-        # A seat whose blind already covers every other live seat's whole stack
-        # has nothing left to decide (PokerKit's "effective stack" rule).
-        n = self._n
-        totals = sorted(self._contrib[i] + self._stack[i] for i in range(n))
-        second = totals[-2]
-        for i in range(n):
-            if pending >> i & 1 and min(self._stack[i], second - self._contrib[i]) <= 0:
-                pending &= ~(1 << i)
-        if pending.bit_count() == 1:
-            i = pending.bit_length() - 1
-            if self._contrib[i] >= self._max:
-                pending = 0
-        return pending
 
     def _next_pending(self, after: int) -> int:
         n = self._n
@@ -483,7 +471,7 @@ max_raise_to=1000)
             self._stack[p] = s - owe
             self._contrib[p] = c + owe
         self._pending &= ~(1 << p)
-        self._history.append(ActionEvent(p, self._round, _CALL_ACTION))
+        self._history.append(_CALL_EVENTS[self._round][p])
         self._after_action(p)
 
     def _do_fold(self, p: int) -> None:
@@ -493,7 +481,7 @@ max_raise_to=1000)
         self._active &= bit
         self._pending &= bit
         self._nlive -= 1
-        self._history.append(ActionEvent(p, self._round, _FOLD_ACTION))
+        self._history.append(_FOLD_EVENTS[self._round][p])
         self._after_action(p)
 
     def _do_raise(self, p: int, amount: int, action: Action) -> None:
@@ -645,6 +633,42 @@ max_raise_to=1000)
                       table: str = "checkraise") -> str:
         """A PokerStars-style text hand history (terminal or not)."""
         return _serialise.to_pokerstars(self, hand_id, names, table)
+
+
+_DECK = list(range(52))
+
+
+def _setup(cfg: TableConfig) -> tuple[Any, ...]:
+    """What every hand at ``cfg`` starts from, computed once per config and kept on it."""
+    n = cfg.num_players
+    stack = list(cfg.stacks)
+    ante = [0] * n
+    contrib = [0] * n
+    for i in range(n):
+        a = min(cfg.ante, stack[i])
+        ante[i] = a
+        stack[i] -= a
+        b = min(cfg.blinds[i], stack[i])
+        contrib[i] = b
+        stack[i] -= b
+    mx = max(contrib)
+    active = sum(1 << i for i in range(n) if stack[i] > 0)
+    pending = active
+    if cfg.rules is RuleSet.CASINO:
+        # A seat whose blind already covers every other live seat's whole stack
+        # has nothing left to decide (PokerKit's "effective stack" rule).
+        second = sorted(contrib[i] + stack[i] for i in range(n))[-2]
+        for i in range(n):
+            if pending >> i & 1 and min(stack[i], second - contrib[i]) <= 0:
+                pending &= ~(1 << i)
+        if pending.bit_count() == 1 and contrib[pending.bit_length() - 1] >= mx:
+            pending = 0
+    setup = (n, cfg.betting is Betting.NOLIMIT, cfg.rules is RuleSet.ACPC, cfg.big_blind,
+             stack, contrib, ante, mx, active, list(cfg.first_player), pending,
+             n * cfg.hole_cards + sum(cfg.board_cards))
+    # TableConfig is frozen; the cache lives outside its fields (no effect on ==, repr, JSON).
+    cfg.__dict__["_engine_setup"] = setup
+    return setup
 
 
 class _AllInFlags(tuple[bool, ...]):
