@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from checkraise.engine import _serialise, showdown
+from checkraise.engine._setup import DECK, deal_cards, table_setup
 from checkraise.engine.actions import (
     Action,
     ActionEvent,
@@ -28,7 +29,7 @@ from checkraise.engine.actions import (
     IllegalActionError,
     LegalActions,
 )
-from checkraise.engine.config import Betting, RuleSet, TableConfig
+from checkraise.engine.config import TableConfig
 from checkraise.engine.observation import Observation, make_observation
 
 __all__ = ["State"]
@@ -109,15 +110,15 @@ class State:
         cfg = config
         setup = cfg.__dict__.get("_engine_setup")
         if setup is None:
-            setup = _setup(cfg)
+            setup = table_setup(cfg)
         (n, self._nolimit, self._acpc, self._bb, stack, contrib, ante, self._max, self._active,
          self._first, self._preflop_pending, need) = setup
         self._cfg = cfg
         self._n = n
         if deck is None and hole_cards is None and board is None:
-            self._cards = (rng if rng is not None else random.Random(seed)).sample(_DECK, need)
+            self._cards = (rng if rng is not None else random.Random(seed)).sample(DECK, need)
         else:
-            self._cards = _deal_cards(cfg, seed, deck, hole_cards, board, rng)
+            self._cards = deal_cards(cfg, seed, deck, hole_cards, board, rng)
         self._history: list[Event] = []
         self._undo: list[tuple[Any, ...]] = []
         self._result: showdown.Result | None = None
@@ -635,42 +636,6 @@ max_raise_to=1000)
         return _serialise.to_pokerstars(self, hand_id, names, table)
 
 
-_DECK = list(range(52))
-
-
-def _setup(cfg: TableConfig) -> tuple[Any, ...]:
-    """What every hand at ``cfg`` starts from, computed once per config and kept on it."""
-    n = cfg.num_players
-    stack = list(cfg.stacks)
-    ante = [0] * n
-    contrib = [0] * n
-    for i in range(n):
-        a = min(cfg.ante, stack[i])
-        ante[i] = a
-        stack[i] -= a
-        b = min(cfg.blinds[i], stack[i])
-        contrib[i] = b
-        stack[i] -= b
-    mx = max(contrib)
-    active = sum(1 << i for i in range(n) if stack[i] > 0)
-    pending = active
-    if cfg.rules is RuleSet.CASINO:
-        # A seat whose blind already covers every other live seat's whole stack
-        # has nothing left to decide (PokerKit's "effective stack" rule).
-        second = sorted(contrib[i] + stack[i] for i in range(n))[-2]
-        for i in range(n):
-            if pending >> i & 1 and min(stack[i], second - contrib[i]) <= 0:
-                pending &= ~(1 << i)
-        if pending.bit_count() == 1 and contrib[pending.bit_length() - 1] >= mx:
-            pending = 0
-    setup = (n, cfg.betting is Betting.NOLIMIT, cfg.rules is RuleSet.ACPC, cfg.big_blind,
-             stack, contrib, ante, mx, active, list(cfg.first_player), pending,
-             n * cfg.hole_cards + sum(cfg.board_cards))
-    # TableConfig is frozen; the cache lives outside its fields (no effect on ==, repr, JSON).
-    cfg.__dict__["_engine_setup"] = setup
-    return setup
-
-
 class _AllInFlags(tuple[bool, ...]):
     """``State.all_in``: per-seat all-in flags that, called, make the seat to act go all-in."""
 
@@ -678,58 +643,3 @@ class _AllInFlags(tuple[bool, ...]):
 
     def __call__(self) -> Action:
         return self._state.go_all_in()
-
-
-def _deal_cards(
-    cfg: TableConfig,
-    seed: int | None,
-    deck: Sequence[int] | None,
-    hole_cards: Sequence[Sequence[int] | None] | None,
-    board: Sequence[int] | None,
-    rng: random.Random | None,
-) -> list[int]:
-    n, h = cfg.num_players, cfg.hole_cards
-    need = n * h + sum(cfg.board_cards)
-    if deck is not None:
-        if hole_cards is not None or board is not None:
-            raise ValueError("give either deck or hole_cards/board, not both")
-        cards = [int(c) for c in deck[:need]]
-        if len(cards) < need:
-            raise ValueError(f"deck has {len(deck)} cards, the hand needs {need}")
-        _check_cards(cards)
-        return cards
-    if rng is None:
-        rng = random.Random(seed)
-    if hole_cards is None and board is None:
-        return rng.sample(range(52), need)
-    slots: list[int] = [-1] * need
-    if hole_cards is not None:
-        if len(hole_cards) != n:
-            raise ValueError(f"hole_cards must list {n} seats, got {len(hole_cards)}")
-        for i, hc in enumerate(hole_cards):
-            if hc is None or len(hc) == 0:
-                continue
-            if len(hc) != h:
-                raise ValueError(f"seat {i} must have {h} hole cards, got {list(hc)!r}")
-            slots[i * h:(i + 1) * h] = [int(c) for c in hc]
-    if board is not None:
-        nb = sum(cfg.board_cards)
-        if len(board) > nb:
-            raise ValueError(f"board has {len(board)} cards, at most {nb} expected")
-        slots[n * h:n * h + len(board)] = [int(c) for c in board]
-    known = [c for c in slots if c >= 0]
-    _check_cards(known)
-    used = set(known)
-    missing = [i for i, c in enumerate(slots) if c < 0]
-    fill = rng.sample([c for c in range(52) if c not in used], len(missing))
-    for i, c in zip(missing, fill, strict=True):
-        slots[i] = c
-    return slots
-
-
-def _check_cards(cards: Sequence[int]) -> None:
-    for c in cards:
-        if not 0 <= c < 52:
-            raise ValueError(f"invalid card {c!r}: expected an int 0..51")
-    if len(set(cards)) != len(cards):
-        raise ValueError(f"a card is given twice in {list(cards)!r}")
