@@ -9,8 +9,9 @@ Measures in one process, pinned to one CPU:
   (``evaluate_7cards``) through their Python APIs on a subset of the same hands,
   extrapolated to a rate.
 
-Each figure is the best of ``--repeat`` runs (the median is printed too); the
-machine may be shared, so compare figures from the same run.
+Each figure is the best of ``--repeat`` runs (the median is printed too), from
+the wall clock; on a shared machine the rate per CPU-second of this process (the
+time it actually ran) is printed beside it. Compare figures from the same run.
 
 Usage: ``python benchmarks/bench_evaluator.py [--hands 10000000] [--repeat 3]``
 """
@@ -46,20 +47,27 @@ def random_hands(n: int, seed: int) -> npt.NDArray[np.uint8]:
     return np.ascontiguousarray(np.concatenate(parts)[:n])
 
 
-def timed(fn: Callable[[], object], repeat: int) -> list[float]:
+def timed(fn: Callable[[], object], repeat: int) -> list[tuple[float, float]]:
+    """(wall seconds, CPU seconds of this process) of each of ``repeat`` calls."""
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append((time.perf_counter() - wall, time.process_time() - cpu))
     return times
 
 
-def report(name: str, count: int, times: list[float]) -> float:
-    best = count / min(times)
-    typical = count / statistics.median(times)
-    print(f"{name:<44} best {best / 1e6:9.2f} M/s   median {typical / 1e6:9.2f} M/s")
-    return best
+def report(name: str, count: int, times: list[tuple[float, float]]) -> tuple[float, float]:
+    """Print wall-clock rates (best, median) and the CPU-time rate; return (best wall, CPU)."""
+    walls = [w for w, _ in times]
+    best = count / min(walls)
+    typical = count / statistics.median(walls)
+    on_cpu = count / min(c for _, c in times)
+    print(
+        f"{name:<44} best {best / 1e6:8.2f} M/s  median {typical / 1e6:8.2f} M/s"
+        f"  (per CPU-second {on_cpu / 1e6:8.2f} M/s)"
+    )
+    return best, on_cpu
 
 
 def main() -> None:
@@ -81,12 +89,12 @@ def main() -> None:
     evaluate_batch(hands[:10])  # compile or load from numba's cache
     rank_batch(hands[:10], out[:10])
 
-    ours = report(
+    ours, ours_cpu = report(
         f"checkraise evaluate_batch ({len(hands):,} random)",
         len(hands),
         timed(lambda: evaluate_batch(hands), args.repeat),
     )
-    raw = report(
+    raw, _ = report(
         "checkraise rank_batch kernel, unchecked",
         len(hands),
         timed(lambda: rank_batch(hands, out), args.repeat),
@@ -94,10 +102,11 @@ def main() -> None:
 
     enumerate7_histogram()  # first call compiles or loads
     enum_times = timed(enumerate7_histogram, args.repeat)
+    walls = [w for w, _ in enum_times]
     print(
-        f"{'checkraise enumeration, all 133,784,560':<44} best {min(enum_times):9.3f} s     "
-        f"median {statistics.median(enum_times):9.3f} s   "
-        f"({133_784_560 / min(enum_times) / 1e6:.0f} M/s)"
+        f"{'checkraise enumeration, all 133,784,560':<44} best {min(walls):8.3f} s    "
+        f"median {statistics.median(walls):8.3f} s    "
+        f"(CPU {min(c for _, c in enum_times):.3f} s)"
     )
 
     subset = hands[: args.peer_hands].tolist()
@@ -112,10 +121,10 @@ def main() -> None:
         for h in subset:
             evaluate_7cards(*h)
 
-    peer7 = report(
+    peer7, _ = report(
         f"eval7.evaluate ({len(subset):,} of the same)", len(subset), timed(run_eval7, 1)
     )
-    peerph = report(
+    peerph, _ = report(
         f"phevaluator.evaluate_7cards ({len(subset):,})",
         len(subset),
         timed(run_phevaluator, 1),
@@ -123,8 +132,11 @@ def main() -> None:
     print(f"ratio evaluate_batch / eval7        {ours / peer7:8.1f}x   (goal >= 50x)")
     print(f"ratio evaluate_batch / phevaluator  {ours / peerph:8.1f}x")
     print(f"ratio rank_batch / eval7            {raw / peer7:8.1f}x")
-    goal = "met" if ours >= 100e6 else "NOT met"
-    print(f"goal >= 100 M/s random 7-card via evaluate_batch: {goal}")
+    print(
+        f"goal >= 100 M/s random 7-card via evaluate_batch: wall {ours / 1e6:.0f} M/s, "
+        f"per CPU-second {ours_cpu / 1e6:.0f} M/s (on a shared machine the latter is the "
+        "one-core figure)"
+    )
 
 
 if __name__ == "__main__":

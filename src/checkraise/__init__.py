@@ -26,10 +26,19 @@ from checkraise.engine import (
     State,
     TableConfig,
 )
+from checkraise.evaluator import (
+    CATEGORY_NAMES,
+    best_five,
+    category,
+    evaluate,
+    evaluate_batch,
+    evaluate_ints,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "CATEGORY_NAMES",
     "COMBO_CARDS",
     "NUM_COMBOS",
     "Action",
@@ -42,7 +51,12 @@ __all__ = [
     "State",
     "TableConfig",
     "__version__",
+    "best_five",
+    "category",
     "combo_index",
+    "evaluate",
+    "evaluate_batch",
+    "evaluate_ints",
     "format_card",
     "format_cards",
     "parse_card",
