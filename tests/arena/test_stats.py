@@ -15,6 +15,7 @@ from checkraise.arena.stats import (
     estimate,
     mbb_per_hand,
     rank_summary,
+    ratio_mbb_per_hand,
     shared_ranks,
 )
 
@@ -43,6 +44,22 @@ def test_mbb_scales_chips_by_the_big_blind() -> None:
     assert e.mean == pytest.approx(1000 * 10 / 40)
     with pytest.raises(ValueError, match="big_blind 0"):
         mbb_per_hand([1.0], big_blind=0)
+
+
+def test_ratio_rate_pools_units_of_unequal_length() -> None:
+    chips, hands = [-4000, 800, 400, 2800], [3, 400, 200, 397]
+    e = ratio_mbb_per_hand(chips, hands, big_blind=40)
+    assert e.mean == pytest.approx(1000 * sum(chips) / sum(hands) / 40)
+    assert e.mean == 0.0
+    # With equal lengths the ratio estimate is the plain mean of per-hand rates.
+    rng = np.random.default_rng(3)
+    x = rng.normal(0, 100, size=30)
+    plain = estimate(1000 * x / 50 / 40)
+    pooled = ratio_mbb_per_hand(x, [50] * 30, big_blind=40)
+    assert pooled.mean == pytest.approx(plain.mean)
+    assert pooled.half_width == pytest.approx(plain.half_width)
+    with pytest.raises(ValueError, match="equal"):
+        ratio_mbb_per_hand([1.0], [1.0, 2.0], big_blind=40)
 
 
 def test_chip_volatility_is_the_sum_of_squared_changes() -> None:

@@ -33,6 +33,7 @@ __all__ = [
     "estimate",
     "mbb_per_hand",
     "rank_summary",
+    "ratio_mbb_per_hand",
     "shared_ranks",
 ]
 
@@ -122,6 +123,43 @@ def mbb_per_hand(chips_per_unit: Sequence[float] | npt.NDArray[Any], big_blind: 
         raise ValueError(f"invalid big_blind {big_blind!r}: expected a positive number of chips")
     x = np.asarray(chips_per_unit, dtype=np.float64) * (1000.0 / big_blind)
     return estimate(x)
+
+
+def ratio_mbb_per_hand(
+    chips: Sequence[float] | npt.NDArray[Any],
+    hands: Sequence[float] | npt.NDArray[Any],
+    big_blind: int,
+) -> Estimate:
+    """Pooled win rate ``Σ chips / Σ hands`` in mbb/hand over units of unequal length.
+
+    For tournaments, where a unit (a repetition) lasts a different number of
+    hands for each player, the rate is the ratio of sums, and its 95% interval
+    comes from the delta method for a ratio estimator (Cochran, *Sampling
+    Techniques*, 1977, §6.4): ``se = sqrt(Σ (c_i − r·h_i)² / (n(n−1))) / mean(h)``.
+
+    Examples
+    --------
+    >>> e = ratio_mbb_per_hand([-4000, 800, 400], [3, 400, 200], big_blind=40)
+    >>> round(e.mean, 1)
+    -116.1
+    """
+    if big_blind <= 0:
+        raise ValueError(f"invalid big_blind {big_blind!r}: expected a positive number of chips")
+    c = np.asarray(chips, dtype=np.float64)
+    h = np.asarray(hands, dtype=np.float64)
+    if c.shape != h.shape or c.size == 0 or h.sum() <= 0:
+        raise ValueError(
+            f"ratio estimate of {c.size} chip totals over {h.size} hand counts: expected equal, "
+            "non-empty lists with some hands played"
+        )
+    scale = 1000.0 / big_blind
+    rate = float(c.sum() / h.sum())
+    n = int(c.size)
+    if n < 2:
+        return Estimate(rate * scale, math.nan, math.nan, n)
+    resid = c - rate * h
+    se = math.sqrt(float(np.dot(resid, resid)) / (n * (n - 1))) / float(h.mean())
+    return Estimate(rate * scale, Z95 * se * scale, se * scale * math.sqrt(n), n)
 
 
 def chip_volatility(chips: Sequence[int] | npt.NDArray[Any]) -> int:

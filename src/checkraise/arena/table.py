@@ -8,15 +8,16 @@ what :class:`~checkraise.arena.stats.ActionCounts` needs.
 
 :class:`HandLog` appends each finished hand to two files: the ACPC dealer's
 ``STATE`` line format (``shared/ACPC.md``) and the PokerStars hand-history text
-that tracking software reads, both written by the engine and the histories
-module's writers (:meth:`~checkraise.engine.State.acpc_state_line`,
-:meth:`~checkraise.engine.State.to_pokerstars`), not here.
+that tracking software reads, written by the engine
+(:meth:`~checkraise.engine.State.acpc_state_line`) and by :mod:`checkraise.histories`
+(:func:`~checkraise.histories.pokerstars.format_hand`), not here.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from types import TracebackType
@@ -26,7 +27,7 @@ from checkraise.agents.base import Agent, call_begin_hand, call_end_hand
 from checkraise.engine import ActionKind, IllegalActionError, State, TableConfig
 from checkraise.errors import CheckraiseError
 
-__all__ = ["AgentError", "HandLog", "PlayedHand", "play_hand"]
+__all__ = ["AgentError", "HandLog", "PlayedHand", "log_names", "play_hand", "pokerstars_text"]
 
 
 class AgentError(CheckraiseError):
@@ -151,8 +152,9 @@ class HandLog:
         """Append ``hand``, with ``names[s]`` the player in engine seat ``s``."""
         if self._acpc is None or self._stars is None:
             return
-        self._acpc.write(hand.state.acpc_state_line(hand.hand_number, list(names)) + "\n")
-        text = pokerstars_text(hand, names, self.table)
+        safe = log_names(names)
+        self._acpc.write(hand.state.acpc_state_line(hand.hand_number, safe) + "\n")
+        text = pokerstars_text(hand, safe, self.table)
         self._stars.write(text + "\n")
 
     def close(self) -> None:
@@ -175,5 +177,28 @@ class HandLog:
 
 
 def pokerstars_text(hand: PlayedHand, names: Sequence[str], table: str) -> str:
-    """PokerStars hand-history text of ``hand`` (the engine's writer)."""
-    return hand.state.to_pokerstars(hand_id=hand.hand_number + 1, names=list(names), table=table)
+    """PokerStars hand-history text of ``hand``, as :mod:`checkraise.histories` writes and reads it.
+
+    The hand goes through the histories module's record (rebuilt from the ACPC
+    ``STATE`` line, which also re-checks the payout), so the logs import with
+    ``checkraise hands import`` and into tracking software.
+    """
+    from checkraise.histories.acpc_log import record_from_state
+    from checkraise.histories.pokerstars import format_hand
+    from checkraise.protocol.matchstate import parse_state_line
+
+    line = hand.state.acpc_state_line(hand.hand_number, list(names))
+    record = record_from_state(parse_state_line(line), hand.state.config)
+    record = replace(record, site="pokerstars", hand_id=str(hand.hand_number + 1), table=table)
+    return format_hand(record)
+
+
+def log_names(labels: Sequence[str]) -> list[str]:
+    """Player names safe in ACPC ``STATE`` lines and PokerStars text (no ``:|,`` or spaces).
+
+    Examples
+    --------
+    >>> log_names(["equity:raise_ratio=2,margin=0.1", "call#2"])
+    ['equity_raise_ratio=2_margin=0.1', 'call#2']
+    """
+    return [re.sub(r"[:|,;\s]", "_", label) for label in labels]

@@ -37,8 +37,8 @@ from checkraise.arena.ring import agent_labels, deal_deck, seed_int
 from checkraise.arena.stats import (
     ActionCounts,
     estimate,
-    mbb_per_hand,
     rank_summary,
+    ratio_mbb_per_hand,
     shared_ranks,
 )
 from checkraise.arena.table import HandLog, play_hand
@@ -328,9 +328,10 @@ def summarize(config: TournamentConfig, results: Sequence[TournamentResult]) -> 
 
     Per player: mean rank (with 95% interval), win rate (share of first places),
     rank distribution, hands survived, chips remaining, chip volatility, win rate
-    in mbb/hand (net chips per hand dealt, one value per repetition) and action
-    frequencies; plus ``chip_trend``, the mean stack after each hand number
-    (a finished tournament's stacks carry forward to ``max_hands``).
+    in mbb/hand (net chips over all repetitions per hand dealt in, with a
+    ratio-estimator interval) and action frequencies; plus ``chip_trend``, the
+    mean stack after each hand number (a finished tournament's stacks carry
+    forward to ``max_hands``).
 
     Examples
     --------
@@ -354,7 +355,6 @@ def summarize(config: TournamentConfig, results: Sequence[TournamentResult]) -> 
             stacks = np.asarray(o.stacks, dtype=np.float64)
             trend[i, : len(stacks)] += stacks
             trend[i, len(stacks) :] += stacks[-1]
-        per_hand = [o.net_chips / max(o.hands_survived, 1) for o in outcomes]
         players.append(
             {
                 "name": label,
@@ -363,7 +363,10 @@ def summarize(config: TournamentConfig, results: Sequence[TournamentResult]) -> 
                 "hands_survived": estimate([o.hands_survived for o in outcomes]).to_json(),
                 "chips_remaining": estimate([o.chips for o in outcomes]).to_json(),
                 "volatility": estimate([o.volatility for o in outcomes]).to_json(),
-                "mbb_per_hand": mbb_per_hand(per_hand, config.big_blind).to_json(),
+                "mbb_per_hand": ratio_mbb_per_hand(
+                    [o.net_chips for o in outcomes], [o.hands_survived for o in outcomes],
+                    config.big_blind,
+                ).to_json(),
                 "rebuys_used": float(np.mean([o.rebuys_used for o in outcomes])),
                 "actions": actions.to_json(),
             }
