@@ -137,7 +137,8 @@ def from_json(d: dict[str, Any]) -> State:
 _STREETS = ("FLOP", "TURN", "RIVER")
 
 
-def to_pokerstars(state: State, hand_id: int, names: Sequence[str] | None, table: str) -> str:
+def to_pokerstars(state: State, hand_id: int, names: Sequence[str] | None, table: str,
+                  date: str = "2000/01/01 00:00:00") -> str:
     """PokerStars-style hand history text of ``state``."""
     cfg = state._cfg
     n = state._n
@@ -148,7 +149,7 @@ def to_pokerstars(state: State, hand_id: int, names: Sequence[str] | None, table
     small, big = (sb[0], sb[-1]) if sb else (0, 0)
     game = "No Limit" if cfg.betting is Betting.NOLIMIT else "Limit"
     lines = [
-        f"PokerStars Hand #{hand_id}: Hold'em {game} ({small}/{big})",
+        f"PokerStars Hand #{hand_id}: Hold'em {game} ({small}/{big}) - {date} ET",
         f"Table '{table}' {max(n, 2)}-max Seat #{cfg.button + 1} is the button",
     ]
     lines += [f"Seat {i + 1}: {who[i]} ({cfg.stacks[i]} in chips)" for i in range(n)]
