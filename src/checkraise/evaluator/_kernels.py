@@ -35,9 +35,12 @@ Example of an incremental loop inside another kernel::
         r = rank_from_key(board_key + CARD_KEY[a] + CARD_KEY[b],
                           board_fm | CARD_FLUSH_BIT[a] | CARD_FLUSH_BIT[b])
 
-Batch kernels used by :mod:`checkraise.evaluator`: :func:`rank_batch` (rows of
-5..7 cards) and :func:`enumerate7_histogram` (every 7-card hand, by nested loops
-with incremental partial keys).
+Batch kernels: :func:`rank_batch` (rows of 5..7 valid cards, unchecked),
+:func:`checked_rank_batch` (any bytes; reports the first bad row, used by
+:func:`checkraise.evaluator.evaluate_batch`) and :func:`enumerate7_histogram`
+(every 7-card hand, by nested loops with incremental partial keys).
+
+The scalar kernels do no checking: a card outside 0..51 reads out of bounds.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
+from numba.core import config as numba_config
 from numba.core import types
 from numba.extending import intrinsic
 
@@ -99,7 +103,7 @@ def is_flush_key(key: int) -> bool:
 @njit
 def rank_nonflush(key: int) -> int:
     """Rank of a hand without a flush, from its key (the rank-key sum in the low bits)."""
-    mixed = (key * HASH_MULT) & _HASH_MASK
+    mixed = ((key & _HASH_MASK) * HASH_MULT) & _HASH_MASK
     return int(HASH_RANK[(mixed & _COL_MASK) + ROW_OFFSETS[mixed >> HASH_SHIFT]])
 
 
@@ -108,7 +112,7 @@ def rank_flush(key: int, flush_mask: int) -> int:
     """Rank of a hand known to hold a flush, from its key and suit-major flush mask."""
     top = ((key >> SUIT_SHIFT) + _SUIT_BIAS) & _SUIT_TOP
     # Only one suit can reach five of seven cards: top is 0x8, 0x80, 0x800 or 0x8000.
-    suit = (top > 0x8) + (top > 0x80) + (top > 0x800)
+    suit = int(top > 0x8) + int(top > 0x80) + int(top > 0x800)
     return int(FLUSH_RANK[(flush_mask >> (16 * suit)) & 0x1FFF])
 
 
@@ -129,8 +133,17 @@ def _popcount_intrinsic(typingctx: object, x: object) -> tuple[object, object]:
     return sig, codegen
 
 
-_popcount = cast(Callable[[int], int], intrinsic(_popcount_intrinsic))
-"""Number of set bits of an int64 (LLVM ``ctpop``, one instruction on x86-64); njit only."""
+def _popcount_py(x: int) -> int:
+    return int(x).bit_count()
+
+
+# Under NUMBA_DISABLE_JIT (coverage runs) kernels run as Python and need a Python twin.
+_popcount = (
+    _popcount_py
+    if getattr(numba_config, "DISABLE_JIT", False)
+    else cast(Callable[[int], int], intrinsic(_popcount_intrinsic))
+)
+"""Number of set bits of an int64 (LLVM ``ctpop``: one instruction on x86-64)."""
 
 
 # The flush mask is or-ed unconditionally: a branch-free mask lets the compiler

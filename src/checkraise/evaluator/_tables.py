@@ -65,7 +65,9 @@ RANK_KEYS: Final = np.array(
 SUIT_SHIFT: Final = 32
 HASH_BITS: Final = 25
 HASH_SHIFT: Final = 10
-# Any odd multiplier gives a perfect hash; this one packs the table tightly (load ~0.99).
+# Any odd multiplier gives a perfect hash (a bijection mod 2**25); this one packs the
+# table with no empty slot at HASH_SHIFT = 10. Changing anything here changes the tables
+# that numba bakes into the cached kernels: touch _kernels.py to invalidate its cache.
 HASH_MULT: Final = 12345677
 NUM_RANKS: Final = 7462
 
