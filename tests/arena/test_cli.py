@@ -71,3 +71,15 @@ def test_bad_input_is_one_line_and_status_2(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1
+
+
+def test_demo_runs_a_short_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--out", str(tmp_path), "--repeat", "2", "--hands", "40",
+                 "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "straight flush" in out and f"report: {tmp_path / 'report.md'}" in out
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert [p["name"] for p in data["players"]] == [
+        "equity", "call", "raise", "allin", "random", "checkfold"
+    ]
+    assert (tmp_path / "chip_trend.png").stat().st_size > 0

@@ -1,4 +1,9 @@
-"""``checkraise demo``: the main job that ``make demo`` runs."""
+"""``checkraise demo``: the main job that ``make demo`` runs.
+
+A short seeded 6-player tournament series between the built-in bots in the
+format of the hand-reading paper's experiments (2,000 chips, blinds 20/40, one
+rebuy), written as a report with charts and hand logs under ``--out``.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +11,41 @@ from pathlib import Path
 
 import typer
 
+from checkraise.arena.series import run_tournaments
+from checkraise.arena.tournament import TournamentConfig
 from checkraise.cards import format_cards, parse_cards
 from checkraise.cli.main import app
+from checkraise.cli.match_cmd import hands_progress
+from checkraise.cli.tournament_cmd import print_standings
 from checkraise.evaluator import CATEGORY_NAMES, category, evaluate
+
+__all__ = ["DEMO_AGENTS", "demo_command"]
+
+DEMO_AGENTS = ("equity", "call", "raise", "allin", "random", "checkfold")
+"""The built-in bots that meet in the demo."""
 
 
 @app.command("demo")
 def demo_command(
     out: Path = typer.Option(Path("demo-out"), "--out", help="Folder for the demo's files."),
+    repeat: int = typer.Option(12, "--repeat", help="Number of tournaments."),
+    hands: int = typer.Option(600, "--hands", help="Hand limit per tournament."),
+    seed: int = typer.Option(2024, "--seed", help="Master seed."),
+    workers: int = typer.Option(0, "--workers", help="Processes (0 = one per core)."),
 ) -> None:
-    """A short tour: evaluate a few hands."""
-    for text in ("As Ks Qs Js Ts 2c 3d", "Ah Ad Kc Kd 7s 7h 2c", "9c 8d 7h 6s 5c Kd 2h"):
+    """A short tour: evaluate two hands, then a 6-player tournament series of the built-in bots."""
+    for text in ("As Ks Qs Js Ts 2c 3d", "Ah Ad Kc Kd 7s 7h 2c"):
         cards = parse_cards(text)
-        rank = evaluate(cards)
-        print(f"{format_cards(cards)}  ->  {CATEGORY_NAMES[category(rank)]}")
+        print(f"{format_cards(cards)}  ->  {CATEGORY_NAMES[category(evaluate(cards))]}")
+    print()
+    config = TournamentConfig(DEMO_AGENTS, max_hands=hands)
+    print(
+        f"{repeat} tournaments of {', '.join(DEMO_AGENTS)}: 2,000 chips, blinds 20/40, "
+        f"one rebuy, at most {hands} hands (seed {seed})"
+    )
+    with hands_progress(repeat * hands, "demo") as advance:
+        series = run_tournaments(
+            config, seed, repeat, out=out, workers=workers or None, progress=advance
+        )
+    print_standings(series)
+    print(f"report: {out / 'report.md'} (charts, results.json and hand logs beside it)")
