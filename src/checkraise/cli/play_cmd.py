@@ -54,8 +54,14 @@ def play_command(
         make_agent(spec, seed=seed_int(seed, 0, 1, i + 1)) for i, spec in enumerate(bots)
     ]
 
+    out_noted = False
+
     def announce(hand: int, player_at: list[int]) -> None:
+        nonlocal out_noted
         human.set_names([labels[p] for p in player_at])
+        if 0 not in player_at and not out_noted:
+            out_noted = True
+            typer.echo(f"You are out after {hand} hands; the bots play the tournament out.")
 
     typer.echo(f"checkraise play: seed {seed}, {seats} players: " + ", ".join(labels))
     typer.echo("moves: f fold, c check/call, r N raise to N, a all-in, q quit, ? help")
