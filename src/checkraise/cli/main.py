@@ -32,6 +32,7 @@ COMMAND_MODULES = [
     "checkraise.cli.play_cmd",
     "checkraise.cli.hands_cmd",
     "checkraise.cli.solve_cmd",
+    "checkraise.cli.tune_cmd",
 ]
 
 for _name in COMMAND_MODULES:
