@@ -26,6 +26,7 @@ from checkraise.engine import (
     State,
     TableConfig,
 )
+from checkraise.equity import equity
 from checkraise.evaluator import (
     CATEGORY_NAMES,
     best_five,
@@ -34,6 +35,7 @@ from checkraise.evaluator import (
     evaluate_batch,
     evaluate_ints,
 )
+from checkraise.ranges import Range
 
 __version__ = "0.1.0"
 
@@ -47,6 +49,7 @@ __all__ = [
     "IllegalActionError",
     "LegalActions",
     "Observation",
+    "Range",
     "RuleSet",
     "State",
     "TableConfig",
@@ -54,6 +57,7 @@ __all__ = [
     "best_five",
     "category",
     "combo_index",
+    "equity",
     "evaluate",
     "evaluate_batch",
     "evaluate_ints",

@@ -32,6 +32,8 @@ COMMAND_MODULES = [
     "checkraise.cli.play_cmd",
     "checkraise.cli.hands_cmd",
     "checkraise.cli.solve_cmd",
+    "checkraise.cli.equity_cmd",
+    "checkraise.cli.range_cmd",
     "checkraise.cli.tune_cmd",
 ]
 
