@@ -98,23 +98,24 @@ def test_truncated_file_is_rejected(tmp_path: Path) -> None:
 
 
 def test_migration_from_version_1_fills_the_statistics(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite"
-    db = sqlite3.connect(path, isolation_level=None)
-    MIGRATIONS[0](db)
-    db.execute("PRAGMA user_version = 1")
     hands = parse_file(PLURIBUS / "pluribus_30.txt")
-    # Fill version 1 by hand with what version 2 would store, minus seat_stats.
-    fresh = open_database(":memory:")
-    insert_hands(fresh, hands)
-    for table, marks in (("players", 2), ("hands", 23), ("seats", 12), ("actions", 8)):
-        rows = fresh.execute(f"SELECT * FROM {table}").fetchall()
-        db.executemany(f"INSERT INTO {table} VALUES ({','.join('?' * marks)})", rows)
-    expected = fresh.execute("SELECT * FROM seat_stats ORDER BY hand_id, seat").fetchall()
-    db.close()
+    current = open_database(":memory:")
+    insert_hands(current, hands)
+    # A version-1 database holding the same hands: the columns of version 1 only.
+    path = tmp_path / "old.sqlite"
+    old = sqlite3.connect(path, isolation_level=None)
+    MIGRATIONS[0](old)
+    old.execute("PRAGMA user_version = 1")
+    for table in ("players", "hands", "seats", "actions"):
+        columns = [r[1] for r in old.execute(f"PRAGMA table_info({table})")]
+        rows = current.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
+        old.executemany(f"INSERT INTO {table} VALUES ({','.join('?' * len(columns))})", rows)
+    old.close()
     upgraded = open_database(path)
     assert upgraded.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
-    assert upgraded.execute("SELECT * FROM seat_stats ORDER BY hand_id, seat").fetchall() == \
-        expected
+    query = "SELECT * FROM seats ORDER BY hand_id, seat"
+    assert upgraded.execute(query).fetchall() == current.execute(query).fetchall()
+    assert upgraded.execute(query).fetchone()[12] == "SB"  # the position column was filled
 
 
 def test_newer_schema_is_refused(tmp_path: Path) -> None:

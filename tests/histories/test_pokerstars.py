@@ -117,6 +117,40 @@ def test_antes_side_pots_and_dealer_seat_numbers() -> None:
     assert parse_text(format_hands([hand]))[0] == hand
 
 
+ANTE_POSTFLOP = """\
+PokerStars Hand #8: Hold'em No Limit (10/20) - 2024/02/02 20:05:00 ET
+Table 'Ante' 6-max Seat #3 is the button
+Seat 1: Ann (1000 in chips)
+Seat 2: Ben (1000 in chips)
+Seat 3: Cat (1000 in chips)
+Ann: posts the ante 5
+Ben: posts the ante 5
+Cat: posts the ante 5
+Ann: posts small blind 10
+Ben: posts big blind 20
+*** HOLE CARDS ***
+Cat: raises 40 to 60
+Ann: folds
+Ben: calls 40
+*** FLOP *** [2c 3d 4h]
+Ben: bets 100
+Cat: raises 200 to 300
+Ben: folds
+Uncalled bet (200) returned to Cat
+Cat collected 345 from pot
+*** SUMMARY ***
+Total pot 345 | Rake 0
+"""
+
+
+def test_raise_amounts_after_the_flop_do_not_count_antes() -> None:
+    (hand,) = parse_text(ANTE_POSTFLOP)
+    state = replay(hand)
+    # Pot: antes 15 + Ann 10 + Ben 60 + 100 + Cat 60 + 100 (200 of the raise returned).
+    assert state.winnings() == (0, 0, 345) and state.uncalled() == (2, 200)
+    assert state.payoffs() == (-15, -165, 180)
+
+
 def test_money_game_amounts_in_cents() -> None:
     text = (SIDE_POTS.replace("(10/20)", "($0.10/$0.20 USD)")
             .replace("chips)", "chips)"))

@@ -188,7 +188,7 @@ def record_from_state(
                 move = Move.RAISE if high else Move.BET
                 high = street_in[seat]
             actions.append(HandAction(seat, rnd, move, added, street_in[seat],
-                                      state.stacks[seat] == 0, line))
+                                      state.stacks[seat] == 0))
         if not state.is_terminal and state.round == rnd and rnd < len(state_line.betting) - 1:
             raise fail(f"round {rnd + 1} ends in the log before its betting is over")
     if not state.is_terminal:
@@ -238,6 +238,7 @@ def record_from_state(
         rules=config.rules.value,
         source=source,
         line=line,
+        action_lines=(line,) * len(actions),
     )
 
 

@@ -12,9 +12,10 @@ Tables (schema version 2):
     cards where known, shown or not, chips collected (exact, as a fraction) and net.
 ``actions(hand_id, idx, street, seat, move, amount, to_amount, all_in)``
     Every voluntary action in order.
-``seat_stats(hand_id, seat, player_id, position, vpip, ...)`` (version 2)
-    The per-seat counts of :mod:`checkraise.histories.stats`, indexed by player and
-    position so that per-player statistics are one indexed aggregate.
+Version 2 adds to ``seats`` the per-seat counts of :mod:`checkraise.histories.stats`
+(``position, vpip, pfr, three_bet_chance, ...``, ``net_bb``) and an index on
+``(player_id, position)``, so that per-player statistics are one indexed aggregate;
+it fills them for the hands already stored.
 
 The version lives in ``PRAGMA user_version``; :func:`open_database` applies the
 missing migrations in order, each in its own transaction. A migration is a Python
@@ -41,7 +42,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Final
 
-from checkraise.cards import format_cards, parse_cards
+from checkraise.cards import format_card, parse_cards
 from checkraise.histories.record import HandAction, HandRecord, Move, PlayerSeat
 from checkraise.histories.stats import seat_stats
 
@@ -99,7 +100,6 @@ CREATE TABLE seats (
     net REAL NOT NULL,
     PRIMARY KEY (hand_id, seat)
 ) WITHOUT ROWID;
-CREATE INDEX seats_by_player ON seats (player_id, hand_id);
 CREATE TABLE actions (
     hand_id INTEGER NOT NULL REFERENCES hands(id),
     idx INTEGER NOT NULL,
@@ -113,28 +113,23 @@ CREATE TABLE actions (
 ) WITHOUT ROWID;
 """
 
-_V2: Final = """
-CREATE TABLE seat_stats (
-    hand_id INTEGER NOT NULL REFERENCES hands(id),
-    seat INTEGER NOT NULL,
-    player_id INTEGER NOT NULL REFERENCES players(id),
-    position TEXT NOT NULL,
-    vpip INTEGER NOT NULL,
-    pfr INTEGER NOT NULL,
-    three_bet_chance INTEGER NOT NULL,
-    three_bet INTEGER NOT NULL,
-    saw_flop INTEGER NOT NULL,
-    showdown INTEGER NOT NULL,
-    won_at_showdown INTEGER NOT NULL,
-    postflop_bets INTEGER NOT NULL,
-    postflop_raises INTEGER NOT NULL,
-    postflop_calls INTEGER NOT NULL,
-    net_bb REAL NOT NULL,
-    PRIMARY KEY (hand_id, seat)
-) WITHOUT ROWID;
-CREATE INDEX seat_stats_by_player ON seat_stats (player_id, position);
-"""
-
+_STAT_COLUMNS: Final = (
+    ("position", "TEXT NOT NULL DEFAULT ''"),
+    ("vpip", "INTEGER NOT NULL DEFAULT 0"),
+    ("pfr", "INTEGER NOT NULL DEFAULT 0"),
+    ("three_bet_chance", "INTEGER NOT NULL DEFAULT 0"),
+    ("three_bet", "INTEGER NOT NULL DEFAULT 0"),
+    ("saw_flop", "INTEGER NOT NULL DEFAULT 0"),
+    ("showdown", "INTEGER NOT NULL DEFAULT 0"),
+    ("won_at_showdown", "INTEGER NOT NULL DEFAULT 0"),
+    ("postflop_bets", "INTEGER NOT NULL DEFAULT 0"),
+    ("postflop_raises", "INTEGER NOT NULL DEFAULT 0"),
+    ("postflop_calls", "INTEGER NOT NULL DEFAULT 0"),
+    ("net_bb", "REAL NOT NULL DEFAULT 0"),
+)
+_V2: Final = "".join(
+    f"ALTER TABLE seats ADD COLUMN {name} {kind};" for name, kind in _STAT_COLUMNS
+) + "CREATE INDEX seats_by_position ON seats (player_id, position);"
 
 def _run_script(db: sqlite3.Connection, script: str) -> None:
     # executescript() would commit the open transaction; run statement by statement.
@@ -150,22 +145,38 @@ def _migrate_1(db: sqlite3.Connection) -> None:
 def _migrate_2(db: sqlite3.Connection) -> None:
     _run_script(db, _V2)
     # Hands stored under version 1 get their statistics now.
+    names = ", ".join(f"{name} = ?" for name, _ in _STAT_COLUMNS)
+    update = f"UPDATE seats SET {names} WHERE hand_id = ? AND seat = ?"
     ids = [row[0] for row in db.execute("SELECT id FROM hands ORDER BY id")]
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
-        hands = list(load_hands(db, hand_ids=chunk))
-        db.executemany(_STATS_INSERT, _stats_rows(db, zip(chunk, hands, strict=True)))
+        rows = []
+        for hand_id, hand in zip(chunk, load_hands(db, hand_ids=chunk), strict=True):
+            for seat, (_, values) in enumerate(_stat_values(hand)):
+                rows.append((*values, hand_id, seat))
+        db.executemany(update, rows)
 
 
 MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (_migrate_1, _migrate_2)
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
+_CARD_TEXT: Final = tuple(format_card(c) for c in range(52))
+
+
+def _cards_text(cards: tuple[int, ...]) -> str:
+    return " ".join([_CARD_TEXT[c] for c in cards])
+
+
+def _exact_text(value: Fraction) -> str | int:
+    # An int goes into the TEXT column as its decimal text (column affinity), cheaply.
+    return value.numerator if value.denominator == 1 else str(value)
+
+
 _HAND_INSERT: Final = (
     "INSERT INTO hands VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
-_SEAT_INSERT: Final = "INSERT INTO seats VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+_SEAT_INSERT: Final = f"INSERT INTO seats VALUES ({','.join('?' * (12 + len(_STAT_COLUMNS)))})"
 _ACTION_INSERT: Final = "INSERT INTO actions VALUES (?,?,?,?,?,?,?,?)"
-_STATS_INSERT: Final = "INSERT INTO seat_stats VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 
 
 def open_database(path: str | Path) -> sqlite3.Connection:
@@ -181,6 +192,8 @@ def open_database(path: str | Path) -> sqlite3.Connection:
     """
     db = sqlite3.connect(str(path), isolation_level=None)
     db.execute("PRAGMA foreign_keys = ON")
+    # Fewer fsyncs per commit; the database stays consistent after a crash (SQLite docs).
+    db.execute("PRAGMA synchronous = NORMAL")
     version = int(db.execute("PRAGMA user_version").fetchone()[0])
     if version > SCHEMA_VERSION:
         db.close()
@@ -237,22 +250,11 @@ def _ints(values: tuple[int, ...]) -> str:
     return " ".join(map(str, values))
 
 
-def _stats_rows(
-    db: sqlite3.Connection, pairs: Iterable[tuple[int, HandRecord]]
-) -> list[tuple[object, ...]]:
-    pairs = list(pairs)
-    players = _player_ids(db, (s.name for _, h in pairs for s in h.seats))
-    rows: list[tuple[object, ...]] = []
-    for hand_id, hand in pairs:
-        big = hand.big_blind or 1
-        for seat, (s, st) in enumerate(zip(hand.seats, seat_stats(hand), strict=True)):
-            rows.append(
-                (hand_id, seat, players[s.name], st.position, st.vpip, st.pfr,
-                 st.three_bet_chance, st.three_bet, st.saw_flop, st.showdown,
-                 st.won_at_showdown, st.postflop_bets, st.postflop_raises, st.postflop_calls,
-                 st.net / big)
-            )
-    return rows
+def _stat_values(hand: HandRecord) -> list[tuple[float, tuple[object, ...]]]:
+    """Each seat's net and its statistic columns (in ``_STAT_COLUMNS`` order)."""
+    big = hand.big_blind or 1
+    # SeatStats fields 0..10 are the columns position .. postflop_calls, in order.
+    return [(st.net, (*st[:11], st.net / big)) for st in seat_stats(hand)]
 
 
 def insert_hands(db: sqlite3.Connection, hands: Sequence[HandRecord]) -> int:
@@ -286,28 +288,21 @@ def _insert(db: sqlite3.Connection, hands: Sequence[HandRecord]) -> int:
     hand_rows: list[tuple[object, ...]] = []
     seat_rows: list[tuple[object, ...]] = []
     action_rows: list[tuple[object, ...]] = []
-    stat_rows: list[tuple[object, ...]] = []
     for offset, h in enumerate(fresh):
         hid = next_id + offset
         hand_rows.append(
             (hid, h.site, h.hand_id, h.table, h.started, h.small_blind, h.big_blind, h.ante,
-             h.max_seats, h.button, h.num_players, format_cards(h.board), str(h.total_pot),
+             h.max_seats, h.button, h.num_players, _cards_text(h.board), str(h.total_pot),
              str(h.rake), h.betting, _ints(h.first_player), _ints(h.raise_sizes),
              _ints(h.max_raises), h.rules, h.unit, h.currency, h.source, h.line)
         )
-        stats = seat_stats(h)
-        big = h.big_blind or 1
-        for k, (s, st) in enumerate(zip(h.seats, stats, strict=True)):
-            pid = players[s.name]
+        stats = _stat_values(h)
+        for k, s in enumerate(h.seats):
+            net, values = stats[k]
             seat_rows.append(
-                (hid, k, s.table_seat, pid, s.stack, s.blind, s.ante,
-                 format_cards(s.hole_cards) if s.hole_cards else None, s.showed,
-                 str(s.collected), s.uncalled, st.net)
-            )
-            stat_rows.append(
-                (hid, k, pid, st.position, st.vpip, st.pfr, st.three_bet_chance, st.three_bet,
-                 st.saw_flop, st.showdown, st.won_at_showdown, st.postflop_bets,
-                 st.postflop_raises, st.postflop_calls, st.net / big)
+                (hid, k, s.table_seat, players[s.name], s.stack, s.blind, s.ante,
+                 _cards_text(s.hole_cards) if s.hole_cards else None, s.showed,
+                 _exact_text(s.collected), s.uncalled, net, *values)
             )
         action_rows.extend(
             (hid, i, a.street, a.seat, a.move.value, a.amount, a.to, a.all_in)
@@ -316,7 +311,6 @@ def _insert(db: sqlite3.Connection, hands: Sequence[HandRecord]) -> int:
     db.executemany(_HAND_INSERT, hand_rows)
     db.executemany(_SEAT_INSERT, seat_rows)
     db.executemany(_ACTION_INSERT, action_rows)
-    db.executemany(_STATS_INSERT, stat_rows)
     return len(fresh)
 
 

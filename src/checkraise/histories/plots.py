@@ -29,9 +29,9 @@ def cumulative_winnings(
     ``players`` restricts the result; empty means everyone.
     """
     sql = (
-        "SELECT p.name, t.net_bb FROM seat_stats t JOIN players p ON p.id = t.player_id"
+        "SELECT p.name, t.net_bb FROM seats t JOIN players p ON p.id = t.player_id"
         + (f" WHERE p.name IN ({','.join('?' * len(players))})" if players else "")
-        + " ORDER BY t.hand_id"
+        + " ORDER BY t.hand_id, t.seat"
     )
     curves: dict[str, list[float]] = {}
     for name, net in db.execute(sql, players):

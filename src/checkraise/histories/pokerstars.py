@@ -43,6 +43,7 @@ from typing import Final
 
 from checkraise.cards import format_card, parse_card
 from checkraise.histories.record import (
+    ZERO,
     HandAction,
     HandHistoryError,
     HandRecord,
@@ -89,6 +90,7 @@ _NOISE = re.compile(
 )
 _STREET_MARKS: Final = {"*** FLOP ***": 1, "*** TURN ***": 2, "*** RIVER ***": 3}
 _BOARD_SIZE: Final = (0, 3, 4, 5)
+_FOLD, _CHECK, _CALL, _BET, _RAISE_MOVE = Move.FOLD, Move.CHECK, Move.CALL, Move.BET, Move.RAISE
 _CARD_OF: Final = {r + s: parse_card(r + s) for r in "23456789TJQKA" for s in "cdhs"}
 
 
@@ -129,14 +131,24 @@ class _Amounts:
         return int(value)
 
     def exact(self, text: str) -> Fraction:
+        return Fraction(self.number(text))
+
+    def number(self, text: str) -> int | Fraction:
+        """The amount in chips: an int when whole (cheap), else an exact fraction."""
         clean = text.lstrip("$€£").replace(",", "")
-        if self.unit == 1 and clean.endswith(".0"):
-            clean = clean[:-2]
+        if self.unit == 1:
+            if clean.endswith(".0"):
+                clean = clean[:-2]
+            try:
+                return int(clean)
+            except ValueError:
+                pass
         try:
-            return Fraction(clean) * self.unit
+            value = Fraction(clean) * self.unit
         except (ValueError, ZeroDivisionError):
             raise HandHistoryError(f"impossible amount {text!r}: expected a number", self.source,
                                    self.line) from None
+        return value.numerator if value.denominator == 1 else value
 
 
 def parse_file(path: str | Path) -> list[HandRecord]:
@@ -226,33 +238,42 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
     antes: list[int] = []
     holes: list[list[int]] = []
     showed: list[bool] = []
-    collected: list[Fraction] = []
     uncalled: list[int] = []
-    actions: list[tuple[int, int, Move, int, int, bool, int]] = []
+    actions: list[HandAction] = []
+    lines_of: list[int] = []
     board: list[int] = []
     street = -1
     street_in: list[int] = []
     high = 0
     small_poster = -1
     big_poster = -1
-    summary = False
     total_pot: Fraction | None = None
     rake = Fraction(0)
 
     i = start + 2
     while i < stop and lines[i].startswith("Seat "):
-        m = _SEAT.match(lines[i])
-        if m is None:
-            raise fail(f"unreadable seat line {lines[i]!r}", i)
-        if m.group(4) is None:
-            amounts.line = i + 1
-            name = m.group(2)
-            if name in index:
-                raise fail(f"player {name!r} seated twice", i)
-            index[name] = len(names)
-            names.append(name)
-            seat_numbers.append(int(m.group(1)))
-            stacks.append(amounts.chips(m.group(3)))
+        text = lines[i]
+        amounts.line = i + 1
+        colon = text.find(": ")
+        paren = text.rfind(" (")
+        if text.endswith(" in chips)") and colon > 5 and text[5:colon].isdigit() and paren > colon:
+            # The common form, read without the regular expression.
+            number, name, stack = text[5:colon], text[colon + 2 : paren], text[paren + 2 : -10]
+        else:
+            m = _SEAT.match(text)
+            if m is None:
+                raise fail(f"unreadable seat line {text!r}", i)
+            i += 1
+            if m.group(4) is not None:
+                continue  # sitting out: not dealt in
+            number, name, stack = m.group(1), m.group(2), m.group(3)
+            i -= 1
+        if name in index:
+            raise fail(f"player {name!r} seated twice", i)
+        index[name] = len(names)
+        names.append(name)
+        seat_numbers.append(int(number))
+        stacks.append(amounts.chips(stack))
         i += 1
     n = len(names)
     if not 2 <= n <= 10:
@@ -261,7 +282,7 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
     antes = [0] * n
     holes = [[] for _ in range(n)]
     showed = [False] * n
-    collected = [Fraction(0)] * n
+    collected: list[int | Fraction] = [0] * n
     uncalled = [0] * n
     street_in = [0] * n
 
@@ -271,41 +292,30 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
             raise fail(f"unknown player {name!r} (not seated in this hand)", at)
         return seat
 
-    while i < stop:
+    summary_at = stop
+    order: list[int] = []
+    engine_of: list[int] = []
+    fold_, check_, call_, bet_, raise_ = _FOLD, _CHECK, _CALL, _BET, _RAISE_MOVE
+    body = i
+    for i in range(body, stop):
         text = lines[i]
         amounts.line = i + 1
-        if summary:
-            if text.startswith("Seat "):
-                cut = text.find(" showed [")
-                if cut < 0:
-                    cut = text.find(" mucked [")
-                if cut >= 0:
-                    colon = text.find(": ")
-                    seat = player(text[colon + 2 : cut].split(" (")[0], i)
-                    cards = _cards(_CARDS.findall(text[cut:])[0], source, i + 1)
-                    if holes[seat] and holes[seat] != cards:
-                        raise fail(f"{names[seat]} shows {cards} but was dealt others", i)
-                    holes[seat] = cards
-                    showed[seat] = showed[seat] or text[cut + 1] == "s"
-            elif text.startswith("Total pot "):
-                m = _TOTAL.match(text)
-                if m is None:
-                    raise fail(f"unreadable pot line {text!r}", i)
-                total_pot, rake = amounts.exact(m.group(1)), amounts.exact(m.group(2))
-            elif text.startswith("Board ["):
-                if _cards(text[7:-1], source, i + 1) != board:
-                    raise fail(f"summary board {text[6:]} differs from the board dealt", i)
-            elif text.strip():
-                raise fail(f"unexpected summary line {text!r}", i)
-            i += 1
-            continue
         if text.startswith("*** "):
             if text == "*** HOLE CARDS ***":
                 street = 0
                 street_in = blinds.copy()
                 high = max(blinds)
+                # The small-blind poster is engine seat 0; without one, the seat before the BB.
+                if big_poster < 0:
+                    raise fail("no big blind posted before the hole cards", i)
+                first = small_poster if small_poster >= 0 else (big_poster - 1) % n
+                order = [(first + k) % n for k in range(n)]
+                engine_of = [0] * n
+                for k, table_index in enumerate(order):
+                    engine_of[table_index] = k
             elif text == "*** SUMMARY ***":
-                summary = True
+                summary_at = i
+                break
             elif text == "*** SHOWDOWN ***":
                 pass
             else:
@@ -321,15 +331,19 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
                 street = mark
                 street_in = [0] * n
                 high = 0
-            i += 1
             continue
         if text.startswith("Dealt to "):
-            bracket = text.rfind(" [")
-            seat = player(text[9:bracket], i)
-            holes[seat] = _cards(text[bracket + 2 : -1], source, i + 1)
-            if len(holes[seat]) != 2:
-                raise fail(f"expected two hole cards in {text!r}", i)
-            i += 1
+            first_card = _CARD_OF.get(text[-6:-4])
+            second_card = _CARD_OF.get(text[-3:-1])
+            if text[-8:-6] == " [" and first_card is not None and second_card is not None:
+                seat = player(text[9:-8], i)
+                holes[seat] = [first_card, second_card]
+            else:
+                bracket = text.rfind(" [")
+                seat = player(text[9:bracket], i)
+                holes[seat] = _cards(text[bracket + 2 : -1], source, i + 1)
+                if len(holes[seat]) != 2:
+                    raise fail(f"expected two hole cards in {text!r}", i)
             continue
         colon = text.find(": ")
         while colon >= 0 and text[:colon] not in index:
@@ -338,23 +352,21 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
             m = _COLLECTED.match(text)
             if m is not None:
                 seat = player(m.group(1), i)
-                collected[seat] += amounts.exact(m.group(2))
+                collected[seat] += amounts.number(m.group(2))
             elif (m := _UNCALLED.match(text)) is not None:
                 seat = player(m.group(2), i)
                 uncalled[seat] += amounts.chips(m.group(1))
             elif _NOISE.match(text) is None:
                 raise fail(f"unknown line {text!r}", i)
-            i += 1
             continue
         seat = index[text[:colon]]
         rest = text[colon + 2 :]
         verb, _, tail = rest.partition(" ")
-        all_in = tail.endswith(" and is all-in")
-        if all_in:
-            tail = tail[:-14]
-        if street < 0:
-            if verb != "posts":
-                raise fail(f"{verb!r} before the hole cards: expected posts", i)
+        if verb == "posts":
+            if street >= 0:
+                raise fail(f"post {rest!r} after the hole cards were dealt", i)
+            if tail.endswith(" and is all-in"):
+                tail = tail[:-14]
             if tail.startswith("small blind "):
                 blinds[seat] += amounts.chips(tail[12:])
                 small_poster = seat if small_poster < 0 else small_poster
@@ -365,35 +377,46 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
                 antes[seat] += amounts.chips(tail[9:])
             else:
                 raise fail(f"unknown post {rest!r}", i)
+        elif street < 0:
+            if _NOISE.match(text) is None:
+                raise fail(f"{verb!r} before the hole cards: expected posts", i)
         elif verb == "folds":
             if tail and not tail.startswith("["):
                 raise fail(f"unknown action {rest!r}", i)
-            actions.append((seat, street, Move.FOLD, 0, street_in[seat], False, i + 1))
+            actions.append(HandAction(engine_of[seat], street, fold_, 0, street_in[seat]))
+            lines_of.append(i + 1)
         elif verb == "checks":
             if tail:
                 raise fail(f"unknown action {rest!r}", i)
-            actions.append((seat, street, Move.CHECK, 0, street_in[seat], False, i + 1))
+            actions.append(HandAction(engine_of[seat], street, check_, 0, street_in[seat]))
+            lines_of.append(i + 1)
         elif verb == "calls" or verb == "bets":
-            amount = amounts.chips(tail)
-            if amount <= 0:
-                raise fail(f"impossible amount {tail!r} in {text!r}", i)
+            all_in = tail.endswith(" and is all-in")
+            amount = amounts.chips(tail[:-14] if all_in else tail)
+            if amount <= 0 or street < 0:
+                raise fail(f"impossible {verb[:-1]} in {text!r}", i)
             street_in[seat] += amount
-            move = Move.CALL if verb == "calls" else Move.BET
-            if move is Move.BET:
+            if verb == "bets":
                 high = street_in[seat]
-            actions.append((seat, street, move, amount, street_in[seat], all_in, i + 1))
+                move = bet_
+            else:
+                move = call_
+            actions.append(HandAction(engine_of[seat], street, move, amount, street_in[seat],
+                                      all_in))
+            lines_of.append(i + 1)
         elif verb == "raises":
             m = _RAISE.match(rest)
-            if m is None:
+            if m is None or street < 0:
                 raise fail(f"unreadable raise {rest!r}: expected 'raises X to Y'", i)
             by, to = amounts.chips(m.group(1)), amounts.chips(m.group(2))
-            all_in = m.group(3) is not None
             if to - by != high or by <= 0:
                 raise fail(f"impossible amount in {text!r}: a raise by {by} to {to} over a bet "
                            f"of {high}", i)
             added = to - street_in[seat]
             street_in[seat] = high = to
-            actions.append((seat, street, Move.RAISE, added, to, all_in, i + 1))
+            actions.append(HandAction(engine_of[seat], street, raise_, added, to,
+                                      m.group(3) is not None))
+            lines_of.append(i + 1)
         elif verb == "shows":
             shown = _CARDS.findall(rest)
             cards = _cards(shown[0], source, i + 1) if shown else []
@@ -404,14 +427,37 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
                 showed[seat] = True
         elif verb in ("mucks", "doesn't"):
             pass
-        elif verb == "posts":
-            raise fail(f"post {rest!r} after the hole cards were dealt", i)
         elif _NOISE.match(text) is None:
             raise fail(f"unknown action word {verb!r} in {text!r}", i)
-        i += 1
-
-    if not summary:
+    else:
         raise fail("truncated hand: no *** SUMMARY ***", stop - 1)
+
+    for i in range(summary_at + 1, stop):
+        text = lines[i]
+        amounts.line = i + 1
+        if text.startswith("Seat "):
+            cut = text.find(" showed [")
+            if cut < 0:
+                cut = text.find(" mucked [")
+            if cut >= 0:
+                colon = text.find(": ")
+                seat = player(text[colon + 2 : cut].split(" (")[0], i)
+                cards = _cards(_CARDS.findall(text[cut:])[0], source, i + 1)
+                if holes[seat] and holes[seat] != cards:
+                    raise fail(f"{names[seat]} shows {cards} but was dealt others", i)
+                holes[seat] = cards
+                showed[seat] = showed[seat] or text[cut + 1] == "s"
+        elif text.startswith("Total pot "):
+            m = _TOTAL.match(text)
+            if m is None:
+                raise fail(f"unreadable pot line {text!r}", i)
+            total_pot, rake = amounts.exact(m.group(1)), amounts.exact(m.group(2))
+        elif text.startswith("Board ["):
+            if _cards(text[7:-1], source, i + 1) != board:
+                raise fail(f"summary board {text[6:]} differs from the board dealt", i)
+        elif text.strip():
+            raise fail(f"unexpected summary line {text!r}", i)
+
     if street < 0:
         raise fail("truncated hand: no *** HOLE CARDS ***", stop - 1)
     if big_poster < 0:
@@ -425,10 +471,6 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
                 raise fail(f"card {format_card(card)} dealt twice", start)
             seen.add(card)
 
-    # The small-blind poster is engine seat 0; without one, the seat before the big blind.
-    first = small_poster if small_poster >= 0 else (big_poster - 1) % n
-    order = [(first + k) % n for k in range(n)]
-    engine_of = {table_index: k for k, table_index in enumerate(order)}
     if engine_of[big_poster] != 1:
         raise fail(f"big blind posted by {names[big_poster]} out of position", start)
     ante_values = {a for a in antes if a}
@@ -449,13 +491,10 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
             ante=antes[t],
             hole_cards=tuple(holes[t]),
             showed=showed[t],
-            collected=collected[t],
+            collected=Fraction(collected[t]) if collected[t] else ZERO,
             uncalled=uncalled[t],
         )
         for t in order
-    )
-    hand_actions = tuple(
-        HandAction(engine_of[s], st, mv, amt, to, ai, ln) for s, st, mv, amt, to, ai, ln in actions
     )
     return HandRecord(
         site="pokerstars",
@@ -468,7 +507,7 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
         max_seats=int(max_seats_text),
         button=button,
         seats=seats,
-        actions=hand_actions,
+        actions=tuple(actions),
         board=tuple(board),
         total_pot=total_pot,
         rake=rake,
@@ -476,11 +515,12 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
         first_player=(0, 1, 1, 1) if n == 2 else (2 % n, 0, 0, 0),
         raise_sizes=raise_sizes,
         max_raises=(3, 4, 4, 4) if betting == "limit" else (),
-        rules="acpc" if any(c.denominator != 1 for c in collected) else "casino",
+        rules="casino" if all(isinstance(c, int) for c in collected) else "acpc",
         unit=amounts.unit,
         currency=currency,
         source=source,
         line=start + 1,
+        action_lines=tuple(lines_of),
     )
 
 

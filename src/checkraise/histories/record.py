@@ -25,11 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from typing import Final, NamedTuple
 
 from checkraise.errors import CheckraiseError
 
 __all__ = [
     "STREET_NAMES",
+    "ZERO",
     "HandAction",
     "HandHistoryError",
     "HandRecord",
@@ -38,6 +40,7 @@ __all__ = [
 ]
 
 STREET_NAMES = ("preflop", "flop", "turn", "river")
+ZERO: Final = Fraction(0)
 
 
 class HandHistoryError(CheckraiseError):
@@ -72,9 +75,8 @@ class Move(StrEnum):
     RAISE = "raise"
 
 
-@dataclass(frozen=True, slots=True)
-class HandAction:
-    """One voluntary action.
+class HandAction(NamedTuple):
+    """One voluntary action (a named tuple: immutable and cheap to build by the thousand).
 
     Attributes
     ----------
@@ -91,8 +93,6 @@ class HandAction:
         antes never), i.e. PokerStars' ``raises X to Y`` figure ``Y``.
     all_in
         Whether the action put the actor all-in.
-    line
-        Line of the source file (0 when the hand did not come from a file).
     """
 
     seat: int
@@ -101,12 +101,10 @@ class HandAction:
     amount: int = 0
     to: int = 0
     all_in: bool = False
-    line: int = field(default=0, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerSeat:
-    """A player in one hand.
+class PlayerSeat(NamedTuple):
+    """A player in one hand (a named tuple, like :class:`HandAction`).
 
     Attributes
     ----------
@@ -137,7 +135,7 @@ class PlayerSeat:
     ante: int = 0
     hole_cards: tuple[int, ...] = ()
     showed: bool = False
-    collected: Fraction = Fraction(0)
+    collected: Fraction = ZERO
     uncalled: int = 0
 
 
@@ -183,6 +181,8 @@ class HandRecord:
         Currency symbol printed before amounts (``""`` for chips).
     source, line
         File and first line the hand was read from.
+    action_lines
+        Source line of each action (empty when the hand did not come from a file).
     """
 
     site: str
@@ -208,6 +208,7 @@ class HandRecord:
     currency: str = ""
     source: str = field(default="<text>", compare=False)
     line: int = field(default=0, compare=False)
+    action_lines: tuple[int, ...] = field(default=(), compare=False)
 
     @property
     def num_players(self) -> int:

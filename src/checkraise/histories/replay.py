@@ -40,6 +40,9 @@ _FOLD: Final = Action.fold()
 _CALL: Final = Action.call()
 
 
+_CONFIGS: dict[tuple[object, ...], TableConfig] = {}
+
+
 def table_config(hand: HandRecord) -> TableConfig:
     """The engine table on which ``hand`` was played.
 
@@ -51,12 +54,29 @@ def table_config(hand: HandRecord) -> TableConfig:
     """
     n = hand.num_players
     first = hand.first_player or ((0, 1, 1, 1) if n == 2 else (2 % n, 0, 0, 0))
+    stacks = tuple(s.stack for s in hand.seats)
+    blinds = tuple(s.blind for s in hand.seats)
+    # Tables repeat from hand to hand; building (and validating) one costs more than a replay.
+    key = (stacks, blinds, first, hand.ante, hand.betting, hand.rules, hand.raise_sizes,
+           hand.max_raises)
+    config = _CONFIGS.get(key)
+    if config is None:
+        if len(_CONFIGS) > 4096:
+            _CONFIGS.clear()
+        config = _CONFIGS[key] = _new_config(hand, stacks, blinds, first)
+    return config
+
+
+def _new_config(
+    hand: HandRecord, stacks: tuple[int, ...], blinds: tuple[int, ...], first: tuple[int, ...]
+) -> TableConfig:
+    n = hand.num_players
     limit = hand.betting == "limit"
     try:
         return TableConfig(
             num_players=n,
-            stacks=tuple(s.stack for s in hand.seats),
-            blinds=tuple(s.blind for s in hand.seats),
+            stacks=stacks,
+            blinds=blinds,
             first_player=first,
             ante=hand.ante,
             betting=Betting.LIMIT if limit else Betting.NOLIMIT,
@@ -67,6 +87,20 @@ def table_config(hand: HandRecord) -> TableConfig:
     except ValueError as exc:
         raise HandHistoryError(f"hand #{hand.hand_id}: impossible table: {exc}", hand.source,
                                hand.line) from None
+
+
+def _deck(hand: HandRecord) -> list[int]:
+    """Dealing order for the engine: known cards in place, unknown ones the lowest unused."""
+    known = [c for s in hand.seats for c in s.hole_cards]
+    known.extend(hand.board)
+    used = set(known)
+    spare = iter([c for c in range(52) if c not in used])
+    deck: list[int] = []
+    for s in hand.seats:
+        deck.extend(s.hole_cards if len(s.hole_cards) == 2 else (next(spare), next(spare)))
+    deck.extend(hand.board)
+    deck.extend(spare)
+    return deck
 
 
 def _fmt(value: int | Fraction) -> str:
@@ -104,17 +138,16 @@ def replay(hand: HandRecord, *, check_payout: bool = True) -> State:
                 f"hand #{hand.hand_id}: {s.name} posts an ante of {s.ante}, expected "
                 f"{min(hand.ante, s.stack)}", source, hand.line)
     config = table_config(hand)
-    holes = [s.hole_cards or None for s in seats]
     try:
-        state = State(config, hole_cards=holes, board=hand.board, seed=0)
+        state = State(config, deck=_deck(hand))
     except ValueError as exc:
         raise HandHistoryError(f"hand #{hand.hand_id}: bad cards: {exc}", source,
                                hand.line) from None
     base = [0] * n
     street = 0
     step = state.step
-    for a in hand.actions:
-        line = a.line or hand.line
+    lines = hand.action_lines or (hand.line,) * len(hand.actions)
+    for a, line in zip(hand.actions, lines, strict=True):
         seat = a.seat
         current = state.current_player
         if current is None:
@@ -123,7 +156,7 @@ def replay(hand: HandRecord, *, check_payout: bool = True) -> State:
                 source, line)
         if state.round != street:
             street = state.round
-            base = list(state.contributions)
+            base = list(state.bets)  # antes excluded, as raise-to amounts count
         if a.street != street:
             raise HandHistoryError(
                 f"{seats[seat].name} acts on the {STREET_NAMES[a.street]} but the betting "
@@ -137,7 +170,8 @@ def replay(hand: HandRecord, *, check_payout: bool = True) -> State:
             if move is Move.FOLD:
                 step(_FOLD)
             elif move is Move.CHECK or move is Move.CALL:
-                owe = state.legal_actions().call_amount
+                bets = state.bets
+                owe = min(max(bets) - bets[seat], state.stacks[seat])
                 if owe != a.amount:
                     what = "checks" if move is Move.CHECK else f"calls {a.amount}"
                     raise HandHistoryError(
@@ -155,7 +189,7 @@ def replay(hand: HandRecord, *, check_payout: bool = True) -> State:
         name = seats[who].name if who is not None else "nobody"
         raise HandHistoryError(
             f"truncated hand #{hand.hand_id}: the betting is not over ({name} is to act)",
-            source, (hand.actions[-1].line if hand.actions else hand.line))
+            source, (lines[-1] if lines else hand.line))
     dealt = state.board
     if len(hand.board) > len(dealt) or tuple(dealt[: len(hand.board)]) != hand.board:
         raise HandHistoryError(
@@ -181,7 +215,10 @@ def _check_payout(hand: HandRecord, state: State) -> None:
                 hand.source, hand.line)
     if hand.rake == 0:
         for k, s in enumerate(seats):
-            if s.collected != paid[k]:
+            c = s.collected
+            p = paid[k]
+            # Whole amounts compare as ints: Fraction's own comparison is far slower.
+            if c.numerator != p if c.denominator == 1 and type(p) is int else c != p:
                 raise HandHistoryError(
                     f"hand #{hand.hand_id}: {s.name} collected {_fmt(s.collected)} but the "
                     f"engine pays {_fmt(paid[k])} (difference {_fmt(s.collected - paid[k])})",

@@ -45,6 +45,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from checkraise.histories.record import HandRecord, Move
 
@@ -88,8 +89,7 @@ def _positions(hand: HandRecord) -> tuple[str, ...]:
     return position_names(n)
 
 
-@dataclass(frozen=True, slots=True)
-class SeatStats:
+class SeatStats(NamedTuple):
     """What one seat did in one hand, reduced to the counts the statistics need."""
 
     position: str
@@ -127,50 +127,42 @@ def seat_stats(hand: HandRecord) -> list[SeatStats]:
     calls = [0] * n
     invested = [s.blind + s.ante for s in hand.seats]
     preflop_raises = 0
-    for a in hand.actions:
-        seat = a.seat
-        move = a.move
-        invested[seat] += a.amount
-        if move is Move.FOLD:
-            folded_at[seat] = a.street
-        if a.street == 0:
+    fold, check, call, bet, raise_ = Move.FOLD, Move.CHECK, Move.CALL, Move.BET, Move.RAISE
+    for seat, street, move, amount, _, _ in hand.actions:
+        invested[seat] += amount
+        if move is check:
+            continue
+        if move is fold:
+            folded_at[seat] = street
+        if street == 0:
             if preflop_raises == 1 and not chance[seat]:
                 chance[seat] = True
-                three[seat] = move is Move.RAISE or move is Move.BET
-            if move is Move.RAISE or move is Move.BET:
+                three[seat] = move is raise_ or move is bet
+            if move is raise_ or move is bet:
                 vpip[seat] = pfr[seat] = True
                 preflop_raises += 1
-            elif move is Move.CALL:
+            elif move is call:
                 vpip[seat] = True
-        elif move is Move.BET:
+        elif move is bet:
             bets[seat] += 1
-        elif move is Move.RAISE:
+        elif move is raise_:
             raises[seat] += 1
-        elif move is Move.CALL:
+        elif move is call:
             calls[seat] += 1
     in_after_preflop = sum(1 for f in folded_at if f > 0)
     showdown_hand = sum(1 for f in folded_at if f == 4) >= 2
     positions = _positions(hand)
     out = []
     for seat, s in enumerate(hand.seats):
-        saw_flop = in_after_preflop >= 2 and folded_at[seat] > 0
-        showdown = showdown_hand and folded_at[seat] == 4
-        net = float(s.collected) + s.uncalled - invested[seat]
+        in_to_end = folded_at[seat] == 4
+        showdown = showdown_hand and in_to_end
+        won = s.collected.numerator
         out.append(
             SeatStats(
-                position=positions[seat],
-                vpip=vpip[seat],
-                pfr=pfr[seat],
-                three_bet_chance=chance[seat],
-                three_bet=three[seat],
-                saw_flop=saw_flop,
-                showdown=showdown,
-                won_at_showdown=showdown and s.collected > 0,
-                postflop_bets=bets[seat],
-                postflop_raises=raises[seat],
-                postflop_calls=calls[seat],
-                invested=invested[seat],
-                net=net,
+                positions[seat], vpip[seat], pfr[seat], chance[seat], three[seat],
+                in_after_preflop >= 2 and folded_at[seat] > 0, showdown, showdown and won > 0,
+                bets[seat], raises[seat], calls[seat], invested[seat],
+                won / s.collected.denominator + s.uncalled - invested[seat],
             )
         )
     return out
@@ -245,10 +237,9 @@ def stat_line(
 _QUERY = """
 SELECT p.name, {position}, COUNT(*), SUM(t.vpip), SUM(t.pfr), SUM(t.three_bet_chance),
        SUM(t.three_bet), SUM(t.postflop_bets + t.postflop_raises), SUM(t.postflop_calls),
-       SUM(t.saw_flop), SUM(t.showdown), SUM(t.won_at_showdown), SUM(t.net_bb), SUM(s.net)
-FROM seat_stats t
+       SUM(t.saw_flop), SUM(t.showdown), SUM(t.won_at_showdown), SUM(t.net_bb), SUM(t.net)
+FROM seats t
 JOIN players p ON p.id = t.player_id
-JOIN seats s ON s.hand_id = t.hand_id AND s.seat = t.seat
 {where}
 GROUP BY p.name{group}
 ORDER BY COUNT(*) DESC, p.name{order}
