@@ -206,3 +206,31 @@ def test_wrong_collected_amount_reports_the_difference() -> None:
     bad = SIDE_POTS.replace("Ben collected 360 from side pot", "Ben collected 350 from side pot")
     err = _error(bad)
     assert "difference -10" in str(err) and err.line == 1
+
+
+def test_reads_random_engine_hands_written_by_the_engine() -> None:
+    # The engine's own PokerStars writer is an independent producer of histories:
+    # 2-9 seats, uneven stacks, antes, all-ins and side pots, real "*** SHOW DOWN ***".
+    import random
+
+    from checkraise.engine import Action, State, TableConfig
+
+    rng = random.Random(3)
+    for k in range(150):
+        n = rng.randrange(2, 10)
+        stacks = tuple(rng.randrange(300, 3000) for _ in range(n))
+        config = TableConfig.nolimit(n, stacks=stacks, small_blind=10, big_blind=20,
+                                     ante=rng.choice([0, 0, 5]))
+        state = State(config, seed=k)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            r = rng.random()
+            if legal.can_fold and r < 0.25:
+                state.step(Action.fold())
+            elif legal.min_raise_to is not None and legal.max_raise_to is not None and r < 0.5:
+                state.step(Action.raise_to(rng.randrange(legal.min_raise_to,
+                                                         legal.max_raise_to + 1)))
+            else:
+                state.step(Action.call())
+        (hand,) = parse_text(state.to_pokerstars(hand_id=k + 1))
+        assert replay(hand).payoffs() == state.payoffs()

@@ -21,7 +21,8 @@ Quirks accepted (``../shared/data/README.md``): collected amounts printed as flo
 possibly with half chips (odd chips split evenly); ``and is all-in`` suffixes;
 ``Uncalled bet (N) returned to P``; a ``Seat #N is the button`` line that is not
 trusted (the small blind poster fixes the positions, the button is the seat before
-him); cards shown only in the summary (``showed [..] and lost``). Anything else that
+him); cards shown only in the summary (``showed [..] and lost``); ``*** SHOWDOWN ***`` as well
+as PokerStars' own ``*** SHOW DOWN ***``. Anything else that
 is not understood raises :class:`HandHistoryError` naming the file and line.
 
 Examples
@@ -316,8 +317,8 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
             elif text == "*** SUMMARY ***":
                 summary_at = i
                 break
-            elif text == "*** SHOWDOWN ***":
-                pass
+            elif text == "*** SHOW DOWN ***" or text == "*** SHOWDOWN ***":
+                pass  # PokerStars writes the former, the Pluribus converter the latter
             else:
                 mark = _STREET_MARKS.get(text.partition(" [")[0])
                 if mark is None or street < 0:
@@ -612,7 +613,7 @@ def format_hand(hand: HandRecord) -> str:
         out.append(street_marks[street])
     shown = [s for s in seats if s.showed and s.hole_cards]
     if shown:
-        out.append("*** SHOWDOWN ***")
+        out.append("*** SHOW DOWN ***")
         out.extend(f"{s.name}: shows [{' '.join(format_card(c) for c in s.hole_cards)}]"
                    for s in shown)
     out.extend(f"{s.name} collected {m(hand, s.collected)} from pot" for s in seats if s.collected)
