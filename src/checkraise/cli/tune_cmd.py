@@ -41,14 +41,14 @@ def tune_command(
     ),
     steps: int = typer.Option(6, "--steps", help="Annealing steps per parameter per sweep."),
     batches: int = typer.Option(10, "--batches", help="Batches per comparison."),
-    batch_size: int = typer.Option(2000, "--batch-size", help="Duplicate deals per batch."),
+    batch_size: int = typer.Option(5000, "--batch-size", help="Duplicate deals per batch."),
     trim: float = typer.Option(
         0.1, "--trim", help="Share of batches cut at each end of the trimmed mean."
     ),
     temperature: float = typer.Option(
-        2.0, "--temperature", help="Starting annealing temperature, mbb/hand (0: greedy)."
+        1.0, "--temperature", help="Starting annealing temperature, mbb/hand (0: greedy)."
     ),
-    pool: int = typer.Option(50_000, "--pool", help="Deals valued up front and drawn from."),
+    pool: int = typer.Option(100_000, "--pool", help="Deals valued up front and drawn from."),
     samples: int = typer.Option(
         1000, "--samples", help="Monte Carlo deals per value (as the bot's 'samples')."
     ),

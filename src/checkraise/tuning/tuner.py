@@ -6,7 +6,10 @@ The tuner improves one of the 44 parameters at a time with the others fixed:
   annealing steps (Kirkpatrick, Gelatt and Vecchi, *Optimization by simulated
   annealing*, Science 1983): propose ``value + width * N(0, 1)``, with the width and the
   temperature shrinking linearly over the steps, and accept when the candidate's gain
-  ``delta`` over the incumbent is positive or with probability ``exp(delta / T)``.
+  ``delta`` over the incumbent is positive or with probability ``exp(delta / T)``. As
+  annealing keeps the best state rather than the last, the chain's end point must then
+  beat the parameter's starting value on fresh deals, or the parameter goes back
+  (a ``revert`` line in the log).
 * **Duplicate comparison with a trimmed mean.** ``delta`` is measured on the same deals
   for candidate and incumbent, each playing the current *opponent* in duplicate (every
   deal twice, seats swapped; :mod:`checkraise.tuning.selfplay`): the per-deal difference
@@ -23,7 +26,8 @@ parameter, step)``, so a run depends only on its seed and a resumed run equals a
 uninterrupted one.
 
 The log (``tune_log.jsonl``) holds a ``start`` line (settings, seed, both profiles), an
-``accept`` line for every accepted change, a ``param_done`` line after each parameter
+``accept`` line for every accepted change, a ``revert`` line when a parameter's annealing
+is undone, a ``param_done`` line after each parameter
 and a ``sweep_done`` line (with the new opponent) after each sweep; :func:`tune` with
 ``resume=True`` replays it and continues after the last finished parameter.
 """
@@ -97,10 +101,10 @@ class TuneConfig:
     sweeps: int = 3
     steps: int = 6
     batches: int = 10
-    batch_size: int = 2000
+    batch_size: int = 5000
     trim: float = 0.1
-    temperature: float = 2.0
-    pool: int = 50_000
+    temperature: float = 1.0
+    pool: int = 100_000
     samples: int = 1000
     stack: int = 20000
     small_blind: int = 50
@@ -227,6 +231,42 @@ def _gain(
     return trimmed_mean(per_batch, cfg.trim) * 1000.0 / pool.big_blind
 
 
+def _anneal(
+    inc: Profile, index: int, sweep: int, opp: Profile, pool: DealPool, config: TuneConfig,
+    seed: int, write: Callable[[dict[str, Any]], None], accepted: list[dict[str, Any]],
+) -> Profile:
+    """Anneal parameter ``index`` of ``inc`` against ``opp``; keep the result only if it wins."""
+    before = inc
+    width0 = proposal_width(inc, index)
+    for step in range(config.steps):
+        gen = _step_rng(seed, sweep, index, step)
+        cool = 1.0 - step / config.steps
+        cand = _candidate(inc, index, width0 * (0.25 + 0.75 * cool), gen)
+        if cand.values[index] == inc.values[index]:
+            continue
+        delta = _gain(cand, inc, opp, pool, config, gen)
+        temp = config.temperature * cool
+        if delta > 0 or (temp > 0 and gen.random() < math.exp(delta / temp)):
+            ev = {
+                "event": "accept", "sweep": sweep, "index": index, "step": step,
+                "param": PARAMETER_NAMES[index], "old": inc.values[index],
+                "new": cand.values[index], "gain_mbb": round(delta, 3),
+            }
+            inc = cand
+            accepted.append(ev)
+            write(ev)
+    if inc.values[index] != before.values[index]:
+        # The chain may have drifted downhill at high temperature: the end point must beat
+        # the starting value on fresh deals, else the parameter goes back.
+        check = _gain(inc, before, opp, pool, config, _step_rng(seed, sweep, index, config.steps))
+        if check < 0:
+            write({"event": "revert", "sweep": sweep, "index": index,
+                   "param": PARAMETER_NAMES[index], "value": before.values[index],
+                   "gain_mbb": round(check, 3)})
+            inc = before
+    return inc
+
+
 def _step_rng(seed: int, sweep: int, index: int, step: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(sweep, index, step)))
 
@@ -264,12 +304,13 @@ def _replay(
     pending: list[dict[str, Any]] = []
     for ev in events[1:]:
         kind = ev.get("event")
-        if kind == "accept":
+        if kind in ("accept", "revert"):
             pending.append(ev)
         elif kind == "param_done":
             for acc in pending:
-                inc = inc.replace(int(acc["index"]), float(acc["new"]))
-            accepted.extend(pending)
+                value = acc["new"] if acc["event"] == "accept" else acc["value"]
+                inc = inc.replace(int(acc["index"]), float(value))
+            accepted.extend(acc for acc in pending if acc["event"] == "accept")
             kept.extend(pending)
             pending = []
             if inc.values[int(ev["index"])] != float(ev["value"]):
@@ -368,27 +409,10 @@ def tune(
             for index in indices:
                 if (sweep, index) in done:
                     continue
-                width0 = proposal_width(inc, index)
-                for step in range(config.steps):
-                    gen = _step_rng(seed, sweep, index, step)
-                    cool = 1.0 - step / config.steps
-                    cand = _candidate(inc, index, width0 * (0.25 + 0.75 * cool), gen)
-                    if cand.values[index] != inc.values[index]:
-                        delta = _gain(cand, inc, opp, pool, config, gen)
-                        temp = config.temperature * cool
-                        if delta > 0 or (temp > 0 and gen.random() < math.exp(delta / temp)):
-                            ev = {
-                                "event": "accept", "sweep": sweep, "index": index,
-                                "step": step, "param": PARAMETER_NAMES[index],
-                                "old": inc.values[index], "new": cand.values[index],
-                                "gain_mbb": round(delta, 3),
-                            }
-                            inc = cand
-                            accepted.append(ev)
-                            write(ev)
-                    steps_run += 1
-                    if progress is not None:
-                        progress(1)
+                inc = _anneal(inc, index, sweep, opp, pool, config, seed, write, accepted)
+                steps_run += config.steps
+                if progress is not None:
+                    progress(config.steps)
                 write({"event": "param_done", "sweep": sweep, "index": index,
                        "param": PARAMETER_NAMES[index], "value": inc.values[index]})
             vs = duplicate_match(inc, opp, pool)
