@@ -1,0 +1,173 @@
+"""Prediction quality on real hands: score predicted ranges against the cards really held.
+
+For every player who acted on the flop or later in a hand whose hole cards are all known
+(the Pluribus hands show every player's cards), the predictor sees only the public
+actions and the board; after each street he acted on (and after preflop) his predicted
+distribution is scored against the combo he held:
+
+* **log-likelihood** ``ln P(true combo)`` (mean over the scored players; higher is better);
+* **percentile rank**: the share of the other possible combos that got a lower
+  probability than the true one, ties counted half (uniform: exactly 0.5);
+* **top-Z category accuracy** (Z = 1, 2, 3): the predicted distribution is pushed to
+  hand categories (high card, pair, two pair, ...) of each combo with the *final* board of
+  the hand; a hit is when the true hand's category is among the Z most probable.
+  Combos that collide with board cards dealt later are dropped for this score only (for
+  the prediction and the uniform prior alike).
+
+The baseline is the **uniform prior** of an observer who knows only the board: uniform
+over the combos that avoid the board cards dealt by that street (other players' hole
+cards are not known to him, even folded ones). Three predictors are scored: ``uniform``,
+``model`` (the default model, :class:`~checkraise.opponents.model.DFModel`) and
+``adapted`` (the same with intervals moved by each player's statistics, gathered online
+from the hands before, by name, in file order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from checkraise.cards import COMBO_CARDS, combo_index
+from checkraise.histories import HandRecord, replay
+from checkraise.opponents import _kernels as K
+from checkraise.opponents.actions import understand
+from checkraise.opponents.model import DFModel
+from checkraise.opponents.predict import board_at, consistent, predict_from_actions
+from checkraise.opponents.stats import StatsBook
+
+__all__ = ["PREDICTORS", "EvalResult", "StreetScores", "evaluate_hands"]
+
+FloatArray = npt.NDArray[np.float64]
+PREDICTORS = ("uniform", "model", "adapted")
+STREET_LABELS = ("preflop", "flop", "turn", "river")
+_COMBOS = COMBO_CARDS.astype(np.int64)
+
+
+@dataclass
+class StreetScores:
+    """Sums of the scores of one predictor on one street."""
+
+    n: int = 0
+    loglik: float = 0.0
+    percentile: float = 0.0
+    top: list[int] = field(default_factory=lambda: [0, 0, 0])
+
+    def add(self, dist: FloatArray, true: int, cats: npt.NDArray[np.int64]) -> None:
+        """Score ``dist`` (sums to 1) for the true combo index ``true``."""
+        p = float(dist[true])
+        self.n += 1
+        self.loglik += float(np.log(p)) if p > 0 else -np.inf
+        possible = dist > 0
+        others = int(possible.sum()) - 1
+        if others > 0:
+            lower = int(np.count_nonzero(dist[possible] < p))
+            equal = int(np.count_nonzero(dist[possible] == p)) - 1
+            self.percentile += (lower + 0.5 * equal) / others
+        else:
+            self.percentile += 0.5
+        live = cats >= 0
+        by_cat = np.bincount(cats[live], weights=dist[live], minlength=9)
+        order = np.argsort(-by_cat, kind="stable")
+        pos = int(np.flatnonzero(order == cats[true])[0])
+        for z in range(3):
+            self.top[z] += pos <= z
+
+    def means(self) -> dict[str, float]:
+        """Mean log-likelihood, percentile and top-1/2/3 accuracies."""
+        n = max(self.n, 1)
+        return {
+            "n": self.n,
+            "loglik": self.loglik / n,
+            "percentile": self.percentile / n,
+            "top1": self.top[0] / n,
+            "top2": self.top[1] / n,
+            "top3": self.top[2] / n,
+        }
+
+
+@dataclass
+class EvalResult:
+    """Scores per street and predictor; ``hands`` read and ``players`` scored."""
+
+    scores: dict[str, dict[str, StreetScores]]
+    hands: int = 0
+    players: int = 0
+
+    def table(self) -> list[dict[str, float | str]]:
+        """One row per (street, predictor) with the mean scores."""
+        rows: list[dict[str, float | str]] = []
+        for street in STREET_LABELS:
+            for name in PREDICTORS:
+                rows.append({"street": street, "predictor": name,
+                             **self.scores[street][name].means()})
+        return rows
+
+
+def evaluate_hands(
+    hands: Iterable[HandRecord],
+    *,
+    model: DFModel | None = None,
+    flop_runouts: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> EvalResult:
+    """Score the predictors on ``hands`` (module docstring); ``progress(1)`` after each hand.
+
+    Examples
+    --------
+    >>> from checkraise.histories import EXAMPLE, parse_text
+    >>> r = evaluate_hands(parse_text(EXAMPLE))
+    >>> r.hands
+    1
+    """
+    model = model or DFModel()
+    result = EvalResult({s: {p: StreetScores() for p in PREDICTORS} for s in STREET_LABELS})
+    book = StatsBook()
+    for hand in hands:
+        result.hands += 1
+        state = replay(hand, check_payout=False)
+        config = state.config
+        history = state.observation(0).history
+        acts = understand(config, history)
+        names = {seat: p.name for seat, p in enumerate(hand.seats)}
+        scored = sorted({a.seat for a in acts if a.street >= 1
+                         and len(hand.seats[a.seat].hole_cards) == 2})
+        if scored:
+            _score_hand(result, hand, acts, scored, model, book, flop_runouts)
+        book.update(config, history, names, acts)
+        if progress is not None:
+            progress(1)
+    return result
+
+
+def _score_hand(
+    result: EvalResult,
+    hand: HandRecord,
+    acts: list,  # type: ignore[type-arg]
+    scored: list[int],
+    model: DFModel,
+    book: StatsBook,
+    flop_runouts: int | None,
+) -> None:
+    board = tuple(hand.board)
+    cats = K.categories(_COMBOS, np.array(board, dtype=np.int64))
+    plain = predict_from_actions(acts, board, scored, model=model, flop_runouts=flop_runouts,
+                                 last_street=3 if len(board) == 5 else len(board) - 2)
+    adaptations = {s: model.adaptation(book[hand.seats[s].name].total()) for s in scored}
+    adapted = predict_from_actions(acts, board, scored, model=model, adaptations=adaptations,
+                                   flop_runouts=flop_runouts,
+                                   last_street=3 if len(board) == 5 else len(board) - 2)
+    for seat in scored:
+        result.players += 1
+        c0, c1 = hand.seats[seat].hole_cards
+        true = combo_index(c0, c1)
+        acted = {a.street for a in acts if a.seat == seat}
+        for street in range(len(plain[seat].streets)):
+            if street not in acted:
+                continue
+            row = result.scores[STREET_LABELS[street]]
+            row["uniform"].add(consistent(board_at(board, street)), true, cats)
+            row["model"].add(plain[seat].streets[street], true, cats)
+            row["adapted"].add(adapted[seat].streets[street], true, cats)

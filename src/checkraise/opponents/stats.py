@@ -1,0 +1,209 @@
+"""Per-opponent statistics, updated online after each hand and kept per position.
+
+The hand-reading design (Li, Jiang, Chen, Bao, Chinese Journal of Computers 40(12), 2017)
+keeps a model of each opponent's habits. These are the counts behind it, per position
+group (:class:`Position`: front, middle, rear, blinds), from the hands the observer saw:
+
+* **entry rate** (VPIP): hands in which he called or raised preflop, over hands dealt;
+* **preflop raise** (PFR): hands in which he raised preflop, over hands dealt;
+* **aggression**: postflop bets and raises over postflop calls (the aggression factor);
+* **fold to bet**: postflop folds when facing a bet, over the times he faced one;
+* the **decision counts** the model's adaptation reads (:mod:`checkraise.opponents.model`):
+  facing a bet, how often he folded, called or raised; not facing one, how often he
+  checked or bet; each separately before and after the flop. Every decision counts, not
+  only street summaries.
+
+Positions: the two blinds are ``blinds`` (heads-up only the big blind; the button-small
+blind is ``rear``); the other seats, counted back from the button, are ``rear`` in the
+last third, ``middle`` in the next and ``front`` in the rest (6-max: UTG front, HJ middle,
+CO and BTN rear).
+
+Examples
+--------
+>>> from checkraise.engine import Action, TableConfig
+>>> cfg = TableConfig.nolimit(3, stacks=10_000)
+>>> hist = [(2, 0, Action.raise_to(300)), (0, 0, Action.fold()), (1, 0, Action.call()),
+...         (1, 1, Action.call()), (2, 1, Action.raise_to(500)), (1, 1, Action.fold())]
+>>> book = StatsBook()
+>>> book.update(cfg, hist, {0: "sb", 1: "bb", 2: "btn"})
+>>> s = book["btn"].total()
+>>> s.vpip, s.pfr, s.aggression
+(1.0, 1.0, None)
+>>> book["bb"].total().fold_to_bet
+1.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
+from enum import StrEnum
+
+from checkraise.engine import Action, TableConfig
+from checkraise.opponents.actions import ActionClass, UnderstoodAction, understand
+
+__all__ = ["Counts", "PlayerStats", "Position", "StatsBook", "position_group"]
+
+
+class Position(StrEnum):
+    """Position groups the statistics are kept by."""
+
+    FRONT = "front"
+    MIDDLE = "middle"
+    REAR = "rear"
+    BLINDS = "blinds"
+
+
+def position_group(seat: int, num_players: int) -> Position:
+    """Position group of engine ``seat`` at a table of ``num_players`` (engine seat layout).
+
+    Examples
+    --------
+    >>> [position_group(s, 6).value for s in range(6)]
+    ['blinds', 'blinds', 'front', 'middle', 'rear', 'rear']
+    >>> [position_group(s, 2).value for s in range(2)]
+    ['rear', 'blinds']
+    """
+    if not 0 <= seat < num_players:
+        raise ValueError(f"seat {seat} is not at a table of {num_players} players")
+    if num_players == 2:
+        return Position.REAR if seat == 0 else Position.BLINDS
+    if seat < 2:
+        return Position.BLINDS
+    others = num_players - 2
+    back = num_players - 1 - seat  # 0 = button
+    if 3 * back < others:
+        return Position.REAR
+    if 3 * back < 2 * others:
+        return Position.MIDDLE
+    return Position.FRONT
+
+
+@dataclass
+class Counts:
+    """The raw counts of one player (in one position group, or summed)."""
+
+    hands: int = 0
+    vpip_hands: int = 0
+    pfr_hands: int = 0
+    post_aggr: int = 0
+    post_calls: int = 0
+    post_facing: int = 0
+    post_fold_facing: int = 0
+    pre_facing: int = 0
+    pre_fold: int = 0
+    pre_call: int = 0
+    pre_raise: int = 0
+    pre_open: int = 0
+    pre_check: int = 0
+    post_call_facing: int = 0
+    post_raise_facing: int = 0
+    post_open: int = 0
+    post_check: int = 0
+
+    def add(self, other: Counts) -> None:
+        """Add ``other``'s counts to these."""
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+
+    @property
+    def vpip(self) -> float | None:
+        """Entry rate: share of hands he put money in voluntarily preflop."""
+        return self.vpip_hands / self.hands if self.hands else None
+
+    @property
+    def pfr(self) -> float | None:
+        """Share of hands he raised preflop."""
+        return self.pfr_hands / self.hands if self.hands else None
+
+    @property
+    def aggression(self) -> float | None:
+        """Postflop (bets + raises) / calls; ``None`` without calls."""
+        return self.post_aggr / self.post_calls if self.post_calls else None
+
+    @property
+    def fold_to_bet(self) -> float | None:
+        """Share of postflop bets faced that he folded to."""
+        return self.post_fold_facing / self.post_facing if self.post_facing else None
+
+    def record(self, acts: Iterable[UnderstoodAction]) -> None:
+        """Count one hand's actions by this player."""
+        self.hands += 1
+        vpip = pfr = False
+        for a in acts:
+            raising = a.cls not in (ActionClass.FOLD, ActionClass.CHECK, ActionClass.CALL)
+            if a.street == 0:
+                vpip |= a.cls is ActionClass.CALL or raising
+                pfr |= raising
+                if a.facing:
+                    self.pre_facing += 1
+                    self.pre_fold += a.cls is ActionClass.FOLD
+                    self.pre_call += a.cls is ActionClass.CALL
+                    self.pre_raise += raising
+                else:
+                    self.pre_open += 1
+                    self.pre_check += a.cls is ActionClass.CHECK
+                continue
+            self.post_aggr += raising
+            self.post_calls += a.cls is ActionClass.CALL
+            if a.facing:
+                self.post_facing += 1
+                self.post_fold_facing += a.cls is ActionClass.FOLD
+                self.post_call_facing += a.cls is ActionClass.CALL
+                self.post_raise_facing += raising
+            else:
+                self.post_open += 1
+                self.post_check += a.cls is ActionClass.CHECK
+        self.vpip_hands += vpip
+        self.pfr_hands += pfr
+
+
+@dataclass
+class PlayerStats:
+    """One opponent's counts per position group."""
+
+    by_position: dict[Position, Counts]
+
+    @classmethod
+    def empty(cls) -> PlayerStats:
+        """No hands seen yet."""
+        return cls({p: Counts() for p in Position})
+
+    def total(self) -> Counts:
+        """Counts summed over the positions."""
+        out = Counts()
+        for c in self.by_position.values():
+            out.add(c)
+        return out
+
+
+class StatsBook:
+    """Statistics of every player seen, keyed by an identity (a name, or a relative seat)."""
+
+    def __init__(self) -> None:
+        self.players: dict[str, PlayerStats] = {}
+
+    def __getitem__(self, player: str) -> PlayerStats:
+        if player not in self.players:
+            self.players[player] = PlayerStats.empty()
+        return self.players[player]
+
+    def __contains__(self, player: object) -> bool:
+        return player in self.players
+
+    def update(
+        self,
+        config: TableConfig,
+        history: Iterable[tuple[int, int, Action]],
+        names: Mapping[int, str],
+        actions: list[UnderstoodAction] | None = None,
+    ) -> None:
+        """Count one finished hand for every seat named in ``names`` (seat -> identity).
+
+        ``actions`` may pass the hand's :func:`~checkraise.opponents.actions.understand`
+        output when the caller already has it.
+        """
+        acts = understand(config, history) if actions is None else actions
+        for seat, name in names.items():
+            pos = position_group(seat, config.num_players)
+            self[name].by_position[pos].record(a for a in acts if a.seat == seat)
