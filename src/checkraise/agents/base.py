@@ -167,6 +167,7 @@ AGENT_PATHS: dict[str, str] = {
     "checkfold": "checkraise.agents.baselines:CheckFoldAgent",
     "equity": "checkraise.agents.baselines:EquityAgent",
     "human": "checkraise.agents.human:HumanAgent",
+    "fold": "checkraise.agents.handreading:HandReadingAgent",
     "heuristic": "checkraise.agents.heuristic:HeuristicAgent",
 }
 """Agents shipped with checkraise: name -> ``"module:factory"``, imported on first use."""

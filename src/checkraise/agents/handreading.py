@@ -1,0 +1,341 @@
+"""The hand-reading bot (``fold``): predict each opponent's hand, then act on the win rate.
+
+The design of Li, Jiang, Chen and Bao, "Game in multiplayer no-limit Texas Hold'em based
+on hands prediction", Chinese Journal of Computers 40(12), 2017:
+
+1. **Predict.** Each opponent still in the hand gets a distribution over his 1,326
+   possible combos from his actions so far (:mod:`checkraise.opponents.predict`: the
+   default model's ``P(action | hand)`` per street, Bayes' rule), with his intervals
+   moved by his statistics (:meth:`~checkraise.opponents.model.DFModel.adaptation`).
+   The agent sees no names, so an opponent is identified by where he sits relative to
+   it and the table size (exact heads-up and in arenas that keep the seating order,
+   such as tournaments and rotated ring games).
+2. **Win rate (Algorithm 1).** ``samples`` (500) Monte Carlo deals, each opponent's combo
+   drawn from his predicted distribution, the rest of the board random
+   (:func:`checkraise.opponents._kernels.win_rate`); the win rate ``W`` is our expected
+   share of the pot at showdown.
+3. **Decision (Algorithm 2).** With ``k`` opponents in the hand and fair share
+   ``f = 1 / (k + 1)`` the thresholds are ``T_call = call × f``,
+   ``T_half = f + half × (1 - f)``, ``T_pot = f + pot × (1 - f)``: fewer players give
+   higher thresholds. In tournament mode each is raised by ``tighten``. In order:
+
+   * special case: facing a huge overbet (the bet to call exceeds ``overbet`` × the rest
+     of the pot) call only with ``W ≥ T_pot``, else fold;
+   * preflop with under 10 big blinds: all-in with ``W ≥ T_call`` (and not below the pot
+     odds), otherwise check or fold;
+   * ``W ≥ T_pot``: raise the pot; ``W ≥ T_half``: raise half the pot;
+   * ``W ≥ max(T_call, pot odds)``: call (check when free);
+   * preflop with over 80 big blinds: call a speculative hand (pair up to nines, suited
+     connector or one-gapper, suited ace) when the call is at most 1/20 of the stack;
+   * on the flop or turn, a drawing hand (8+ outs by the outs rule ``P1 - P0 ≥ 0.6
+     (1 - P0)``, :func:`checkraise.equity.outs`) calls on implied odds: when the chance
+     to hit on the next card times (pot + call + what is left of the pot-sized bets we
+     can still win, capped by the stacks) covers the call;
+   * otherwise check or fold.
+
+Examples
+--------
+>>> from checkraise.engine import State, TableConfig
+>>> state = State(TableConfig.nolimit(2), seed=3)
+>>> bot = HandReadingAgent(seed=1)
+>>> bot.begin_hand(0, state.config, state.hole_cards[0], 0)
+>>> bot.act(state.observation(state.current_player)).kind.value in ("fold", "call", "raise")
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from checkraise.agents.base import AgentSpecError, BaseAgent
+from checkraise.cards import COMBO_CARDS, card_rank, card_suit
+from checkraise.engine import Action
+from checkraise.equity.core import rng_state
+from checkraise.opponents import _kernels as K
+from checkraise.opponents.actions import understand
+from checkraise.opponents.model import Adaptation, DFModel
+from checkraise.opponents.predict import consistent, predict_from_actions
+from checkraise.opponents.stats import StatsBook
+
+if TYPE_CHECKING:
+    from checkraise.engine import LegalActions, Observation, TableConfig
+
+__all__ = ["Decision", "HandReadingAgent", "decide", "is_speculative"]
+
+_COMBOS = COMBO_CARDS.astype(np.int64)
+SHORT_STACK_BB = 10
+DEEP_STACK_BB = 80
+DRAW_OUTS = 8
+
+
+def is_speculative(c0: int, c1: int) -> bool:
+    """Small or middle pair (up to 99), suited connector or one-gapper, or suited ace.
+
+    Examples
+    --------
+    >>> from checkraise.cards import parse_cards
+    >>> [is_speculative(*parse_cards(h)) for h in ("5c5d", "8h7h", "Ad4d", "KcQd")]
+    [True, True, True, False]
+    """
+    r0, r1 = card_rank(c0), card_rank(c1)
+    if r0 == r1:
+        return r0 <= 7
+    if card_suit(c0) != card_suit(c1):
+        return False
+    hi, lo = max(r0, r1), min(r0, r1)
+    return hi == 12 or hi - lo <= 2
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What :func:`decide` chose and why (``reason`` names the rule that fired)."""
+
+    action: Action
+    reason: str
+
+
+def _raise_to(legal: LegalActions, mine: int, to_call: int, pot: int, fraction: float) -> int:
+    assert legal.min_raise_to is not None and legal.max_raise_to is not None
+    target = mine + to_call + round(fraction * (pot + to_call))
+    return min(max(target, legal.min_raise_to), legal.max_raise_to)
+
+
+def _passive(legal: LegalActions, reason: str) -> Decision:
+    if legal.call_amount == 0 or not legal.can_fold:
+        return Decision(Action.call(), reason)
+    return Decision(Action.fold(), reason)
+
+
+def decide(
+    win: float,
+    opponents: int,
+    legal: LegalActions,
+    *,
+    street: int,
+    pot: int,
+    mine: int,
+    stack: int,
+    big_blind: int,
+    call: float = 0.9,
+    half: float = 0.3,
+    pot_raise: float = 0.5,
+    tighten: float = 0.0,
+    overbet: float = 2.0,
+    speculative: bool = False,
+    draw_outs: int = 0,
+) -> Decision:
+    """Algorithm 2: the action for win rate ``win`` against ``opponents`` players.
+
+    ``pot`` is the pot before our action, ``mine`` our contribution so far, ``stack``
+    our chips behind, ``speculative`` whether the hand is a speculative preflop hand and
+    ``draw_outs`` its outs (computed by the caller only when they matter).
+
+    Examples
+    --------
+    >>> from checkraise.engine import LegalActions
+    >>> legal = LegalActions(True, False, 100, 300, 10_000)
+    >>> decide(0.9, 1, legal, street=1, pot=300, mine=200, stack=10_000, big_blind=100).reason
+    'raise pot'
+    >>> decide(0.1, 1, legal, street=1, pot=300, mine=200, stack=10_000, big_blind=100).reason
+    'fold'
+    """
+    fair = 1.0 / (opponents + 1)
+    t_call = call * fair + tighten
+    t_half = fair + half * (1.0 - fair) + tighten
+    t_pot = fair + pot_raise * (1.0 - fair) + tighten
+    to_call = legal.call_amount
+    can_raise = legal.min_raise_to is not None and legal.max_raise_to is not None
+    odds = to_call / (pot + to_call) if to_call else 0.0
+    total_bb = (stack + mine) / big_blind
+    if to_call > 0 and to_call > overbet * max(pot - to_call, 1):
+        if win >= max(t_pot, odds):
+            return Decision(Action.call(), "call huge overbet")
+        return _passive(legal, "fold to huge overbet")
+    if street == 0 and total_bb < SHORT_STACK_BB:
+        if win >= max(t_call, odds):
+            if can_raise:
+                assert legal.max_raise_to is not None
+                return Decision(Action.raise_to(legal.max_raise_to), "short stack all-in")
+            return Decision(Action.call(), "short stack call all-in")
+        return _passive(legal, "short stack fold")
+    if can_raise and win >= t_pot:
+        return Decision(Action.raise_to(_raise_to(legal, mine, to_call, pot, 1.0)), "raise pot")
+    if can_raise and win >= t_half:
+        return Decision(Action.raise_to(_raise_to(legal, mine, to_call, pot, 0.5)),
+                        "raise half pot")
+    if to_call == 0:
+        return Decision(Action.call(), "check")
+    if win >= max(t_call, odds) or (win >= t_half and not can_raise):
+        return Decision(Action.call(), "call")
+    if street == 0 and total_bb > DEEP_STACK_BB and speculative and to_call * 20 <= stack:
+        return Decision(Action.call(), "deep stack speculative call")
+    if street in (1, 2) and draw_outs >= DRAW_OUTS:
+        unseen = 52 - 2 - (3 if street == 1 else 4)
+        hit = draw_outs / unseen
+        implied = min(stack - to_call, pot + to_call)
+        if hit * (pot + to_call + max(implied, 0)) >= to_call:
+            return Decision(Action.call(), f"draw with {draw_outs} outs on implied odds")
+    return _passive(legal, "fold")
+
+
+class HandReadingAgent(BaseAgent):
+    """The hand-reading bot (module docstring). Registered as ``fold``.
+
+    Parameters
+    ----------
+    seed : int or None
+        Seed of the Monte Carlo deals.
+    samples : int
+        Monte Carlo deals per decision (Algorithm 1's N).
+    mode : str
+        ``"cash"`` or ``"tournament"`` (thresholds raised by ``tighten``).
+    call, half, pot : float
+        Threshold parameters of :func:`decide`.
+    tighten : float
+        Added to every threshold in tournament mode.
+    overbet : float
+        A bet above this many times the rest of the pot is a huge overbet.
+    adapt : bool
+        Move each opponent's intervals by his statistics.
+    model : str
+        Path of a model configuration JSON (empty: the shipped default).
+    flop_runouts : int
+        Turn-river runouts for the flop P_win table (0: all 1,081).
+    """
+
+    def __init__(
+        self,
+        *,
+        seed: int | None = None,
+        samples: int = 500,
+        mode: str = "cash",
+        call: float = 0.9,
+        half: float = 0.3,
+        pot: float = 0.5,
+        tighten: float = 0.05,
+        overbet: float = 2.0,
+        adapt: bool = True,
+        model: str = "",
+        flop_runouts: int = 150,
+    ) -> None:
+        super().__init__(seed=seed)
+        if mode not in ("cash", "tournament"):
+            raise AgentSpecError(f"invalid mode {mode!r}: expected 'cash' or 'tournament'")
+        if samples < 1 or flop_runouts < 0 or overbet <= 0:
+            raise AgentSpecError(
+                f"invalid fold-agent options samples={samples!r}, flop_runouts={flop_runouts!r}"
+                f", overbet={overbet!r}: expected samples >= 1, flop_runouts >= 0, overbet > 0"
+            )
+        self.samples = int(samples)
+        self.mode = mode
+        self.thresholds = (float(call), float(half), float(pot))
+        self.tighten = float(tighten) if mode == "tournament" else 0.0
+        self.overbet = float(overbet)
+        self.adapt = bool(adapt)
+        self.model = DFModel(model or None)
+        self.flop_runouts = int(flop_runouts) or None
+        self.book = StatsBook()
+        self.seat = 0
+        self.last_win: float | None = None
+        self.last_reason = ""
+        self.last_prediction: dict[int, npt.NDArray[np.float64]] = {}
+        self._adaptations: dict[int, Adaptation] = {}
+        self._outs: dict[tuple[int, ...], int] = {}
+
+    @staticmethod
+    def _key(seat: int, n: int, me: int) -> str:
+        return f"{n}:{(seat - me) % n}"
+
+    def begin_hand(
+        self, seat: int, config: TableConfig, hole_cards: tuple[int, ...], hand_number: int
+    ) -> None:
+        """Remember our seat; compute each opponent's adaptation for this hand."""
+        self.seat = seat
+        n = config.num_players
+        self._outs = {}
+        self._adaptations = {}
+        if self.adapt:
+            for s in range(n):
+                key = self._key(s, n, seat)
+                if s != seat and key in self.book:
+                    self._adaptations[s] = self.model.adaptation(self.book[key].total())
+
+    def end_hand(self, observation: Observation, payoffs: tuple[int | Fraction, ...]) -> None:
+        """Count the hand in each opponent's statistics."""
+        n = observation.config.num_players
+        me = observation.seat
+        names = {s: self._key(s, n, me) for s in range(n) if s != me}
+        self.book.update(observation.config, observation.history, names)
+
+    def win_rate(self, observation: Observation) -> float:
+        """Algorithm 1: our pot share against the opponents' predicted hands."""
+        seat = observation.seat
+        hole = tuple(int(c) for c in observation.hole_cards)
+        board = tuple(int(c) for c in observation.board)
+        opponents = [s for s, f in enumerate(observation.folded) if s != seat and not f]
+        if not opponents:
+            return 1.0
+        acts = understand(observation.config, observation.history)
+        preds = predict_from_actions(
+            acts, board, opponents, known=hole, model=self.model,
+            adaptations=self._adaptations, flop_runouts=self.flop_runouts,
+            last_street=observation.round,
+        )
+        rows = []
+        for s in opponents:
+            w = preds[s].final
+            if not w.sum() > 0:
+                w = consistent(hole + board)
+            rows.append(np.cumsum(w))
+        self.last_prediction = {s: preds[s].final for s in opponents}
+        cdf = np.ascontiguousarray(np.array(rows))
+        _, share, done = K.win_rate(
+            hole[0], hole[1], np.array(board, dtype=np.int64), cdf, _COMBOS, self.samples,
+            rng_state(self.rng),
+        )
+        return share / done if done else 1.0 / (len(opponents) + 1)
+
+    def _draw_outs(self, hole: tuple[int, ...], board: tuple[int, ...]) -> int:
+        key = hole + board
+        if key not in self._outs:
+            from checkraise.equity import outs
+
+            self._outs[key] = len(outs(list(hole), list(board)))
+        return self._outs[key]
+
+    def act(self, observation: Observation) -> Action:
+        """Predict, estimate the win rate, and decide (module docstring)."""
+        legal = observation.legal
+        if legal is None:
+            raise ValueError(
+                f"agent asked to act for seat {observation.seat} but it is not that seat's turn"
+            )
+        win = self.win_rate(observation)
+        seat = observation.seat
+        config = observation.config
+        opponents = sum(1 for s, f in enumerate(observation.folded) if s != seat and not f)
+        call, half, pot = self.thresholds
+        mine = max(observation.contributions[seat] - config.ante, 0)
+        hole = tuple(int(c) for c in observation.hole_cards)
+        board = tuple(int(c) for c in observation.board)
+        street = min(observation.round, 3)
+        to_call = legal.call_amount
+        fair = 1.0 / (opponents + 1)
+        needs_draw = (street in (1, 2) and to_call > 0
+                      and win < max(call * fair + self.tighten,
+                                    to_call / (observation.pot + to_call)))
+        decision = decide(
+            win, opponents, legal, street=street, pot=observation.pot, mine=mine,
+            stack=observation.stacks[seat], big_blind=max(config.blinds), call=call, half=half,
+            pot_raise=pot, tighten=self.tighten, overbet=self.overbet,
+            speculative=street == 0 and is_speculative(hole[0], hole[1]),
+            draw_outs=self._draw_outs(hole, board) if needs_draw else 0,
+        )
+        self.last_win = win
+        self.last_reason = decision.reason
+        return decision.action

@@ -1,0 +1,127 @@
+"""The hand-reading bot: Algorithm 2's rules, registry, legal play in the arena."""
+
+from __future__ import annotations
+
+import pytest
+
+from checkraise.agents import make_agent
+from checkraise.agents.handreading import HandReadingAgent, decide, is_speculative
+from checkraise.cards import combo_index, parse_cards
+from checkraise.engine import ActionKind, LegalActions, State, TableConfig
+
+FACING = LegalActions(True, False, 100, 300, 10_000)
+OPEN = LegalActions(False, True, 0, 100, 10_000)
+
+
+def _decide(win: float, legal: LegalActions = FACING, **kw):  # type: ignore[no-untyped-def]
+    args = {"street": 1, "pot": 300, "mine": 100, "stack": 10_000, "big_blind": 100}
+    opponents = kw.pop("opponents", 1)
+    args.update(kw)
+    return decide(win, opponents, legal, **args)
+
+
+def test_thresholds_order_and_raise_sizes() -> None:
+    # Heads-up: fair share 0.5; T_pot = 0.75, T_half = 0.65, T_call = 0.45.
+    d = _decide(0.8)
+    assert d.reason == "raise pot" and d.action.amount == 100 + 100 + 400  # pot after call 400
+    d = _decide(0.7)
+    assert d.reason == "raise half pot" and d.action.amount == 100 + 100 + 200
+    assert _decide(0.5).reason == "call"
+    assert _decide(0.3).reason == "fold"
+    assert _decide(0.3, OPEN).reason == "check"
+
+
+def test_more_players_lower_thresholds() -> None:
+    # Three opponents: fair share 0.25, T_half = 0.25 + 0.3 * 0.75 = 0.475.
+    assert _decide(0.5, opponents=3).reason == "raise half pot"
+    assert _decide(0.5, opponents=1).reason == "call"
+
+
+def test_tournament_mode_is_tighter() -> None:
+    assert _decide(0.47).reason == "call"
+    assert _decide(0.47, tighten=0.05).reason == "fold"
+    cash = HandReadingAgent(seed=1)
+    tour = HandReadingAgent(seed=1, mode="tournament")
+    assert cash.tighten == 0.0 < tour.tighten
+
+
+def test_huge_overbet_is_a_special_case() -> None:
+    legal = LegalActions(True, False, 2000, 4000, 10_000)  # 2,000 to call into 300 before
+    assert _decide(0.7, legal, pot=2300).reason == "fold to huge overbet"
+    assert _decide(0.8, legal, pot=2300).reason == "call huge overbet"
+
+
+def test_short_stack_preflop_is_all_in_or_fold() -> None:
+    legal = LegalActions(True, False, 50, 200, 900)
+    for win in (0.2, 0.4, 0.6, 0.9):
+        d = _decide(win, legal, street=0, pot=150, mine=50, stack=850, big_blind=100)
+        assert d.action.kind is ActionKind.FOLD or d.action.amount == 900
+
+
+def test_deep_stack_speculative_call_and_draw_on_implied_odds() -> None:
+    legal = LegalActions(True, False, 200, 500, 20_000)
+    deep = {"street": 0, "pot": 450, "mine": 100, "stack": 19_900}
+    assert _decide(0.2, legal, speculative=True, **deep).reason == "deep stack speculative call"
+    assert _decide(0.2, legal, speculative=False, **deep).reason == "fold"
+    assert _decide(0.2, legal, speculative=True, **(deep | {"stack": 5000})).reason == "fold"
+    # Flop, 9 outs: hit 9/47 = 0.19; (pot 500 + call 200 + implied 700) * 0.19 = 268 >= 200.
+    legal = LegalActions(True, False, 200, 400, 10_000)
+    d = _decide(0.2, legal, pot=500, draw_outs=9)
+    assert d.reason == "draw with 9 outs on implied odds"
+    assert _decide(0.2, legal, pot=500, draw_outs=7).reason == "fold"
+
+
+def test_speculative_hands() -> None:
+    assert [is_speculative(*parse_cards(h)) for h in ("9c9d", "TcTd", "Js9s", "Js8s", "As2s",
+                                                      "Ac2d")] == [True, False, True, False,
+                                                                   True, False]
+
+
+def test_registry_and_options() -> None:
+    agent = make_agent("fold:mode=tournament,samples=100", seed=3)
+    assert isinstance(agent, HandReadingAgent) and agent.samples == 100
+    with pytest.raises(ValueError, match="mode"):
+        make_agent("fold:mode=ring")
+
+
+def test_win_rate_drops_against_a_four_bettor() -> None:
+    from checkraise.engine import Action
+
+    cfg = TableConfig.nolimit(2, stacks=20_000)
+    state = State(cfg, hole_cards=[parse_cards("Kc Kd"), parse_cards("7h 6h")], seed=1)
+    bot = HandReadingAgent(seed=2, samples=20_000)
+    bot.begin_hand(0, cfg, state.hole_cards[0], 0)
+    vs_random = bot.win_rate(state.observation(0))
+    state.step(Action.raise_to(300))
+    state.step(Action.raise_to(1000))  # 3-bet
+    state.step(Action.raise_to(2500))
+    state.step(Action.raise_to(7000))  # 5-bet: a strong range
+    vs_range = bot.win_rate(state.observation(0))
+    # Standard error of each estimate: at most 0.5 / sqrt(20,000) = 0.0035.
+    assert vs_random > 0.78 and vs_range < vs_random - 0.01
+    seen = bot.last_prediction[1]
+    aa, trash = combo_index(*parse_cards("As Ah")), combo_index(*parse_cards("7c 2d"))
+    assert seen[aa] > 3 * seen[trash]
+
+
+def test_plays_legal_hands_and_learns_opponents() -> None:
+    import numpy as np
+
+    from checkraise.arena import play_match
+    from checkraise.arena.table import play_hand
+
+    result = play_match("fold:samples=100", "random", hands=10, seed=4, workers=1)
+    assert result.labels[0].startswith("fold")
+    bot = HandReadingAgent(seed=5, samples=100)
+    caller, rand = make_agent("call", seed=1), make_agent("random", seed=2)
+    rng = np.random.default_rng(0)
+    for h in range(8):
+        # The players keep their circular order while the button moves.
+        order = [[bot, caller, rand], [rand, bot, caller], [caller, rand, bot]][h % 3]
+        deck = [int(c) for c in rng.permutation(52)]
+        play_hand(order, TableConfig.nolimit(3, stacks=5000), deck, h)
+    # The caller always sits one seat after the bot, the random player two.
+    assert set(bot.book.players) == {"3:1", "3:2"}
+    caller_stats = bot.book["3:1"].total()
+    assert caller_stats.hands == 8
+    assert caller_stats.pre_fold == 0 and caller_stats.post_fold_facing == 0
