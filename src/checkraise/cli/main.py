@@ -35,6 +35,7 @@ COMMAND_MODULES = [
     "checkraise.cli.equity_cmd",
     "checkraise.cli.range_cmd",
     "checkraise.cli.tune_cmd",
+    "checkraise.cli.predict_cmd",
 ]
 
 for _name in COMMAND_MODULES:

@@ -1,0 +1,152 @@
+"""``checkraise predict`` and ``checkraise predict-eval``: hand reading from hand histories."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from checkraise.cli.main import app
+
+_STREETS = ("preflop", "flop", "turn", "river")
+
+
+def _read(path: Path, game: Path | None) -> list[Any]:
+    from checkraise.histories.importer import read_hands
+    from checkraise.protocol.gamedef import load_gamedef
+
+    return read_hands(path, game=load_gamedef(game) if game else None)
+
+
+@app.command("predict")
+def predict_command(
+    file: Path = typer.Argument(..., help="A PokerStars hand history or an ACPC dealer log."),
+    hand: int = typer.Option(0, "--hand", help="Which hand of the file (0-based)."),
+    observer: str = typer.Option(
+        "", "--observer", help="Player whose cards the predictor knows (default: nobody)."
+    ),
+    street: str = typer.Option("", "--street", help="Predict after this street (default: last)."),
+    top: int = typer.Option(20, "--top", help="Number of combos listed per player."),
+    model: Path | None = typer.Option(None, "--model", help="Model configuration JSON."),
+    game: Path | None = typer.Option(None, "--game", help="ACPC game file for logs."),
+    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+) -> None:
+    """Show each player's predicted range from his actions and the board.
+
+    For every player but the observer: the top combos with their probabilities and a
+    13×13 grid of the range (pairs on the diagonal, suited above, offsuit below; darker
+    = likelier per combo). Where the file shows a player's cards, the true combo's rank
+    in the prediction is printed too (the predictor itself never reads them).
+    """
+    import numpy as np
+
+    from checkraise.cards import combo_index, format_cards
+    from checkraise.histories import replay
+    from checkraise.opponents.display import combo_text, grid_text, top_combos
+    from checkraise.opponents.model import DFModel
+    from checkraise.opponents.predict import predict
+
+    hands = _read(file, game)
+    if not 0 <= hand < len(hands):
+        raise ValueError(f"--hand {hand} is not in {file.name}: expected 0..{len(hands) - 1}")
+    record = hands[hand]
+    names = [p.name for p in record.seats]
+    known: tuple[int, ...] = ()
+    skip = -1
+    if observer:
+        if observer not in names:
+            raise ValueError(f"--observer {observer!r} did not play this hand: expected one of "
+                             f"{', '.join(names)}")
+        skip = names.index(observer)
+        known = tuple(record.seats[skip].hole_cards)
+    state = replay(record, check_payout=False)
+    history = state.observation(0).history
+    board = tuple(record.board)
+    if street:
+        if street not in _STREETS:
+            raise ValueError(f"--street {street!r}: expected one of {', '.join(_STREETS)}")
+        cut = _STREETS.index(street)
+        history = tuple(h for h in history if h[1] <= cut)
+        board = board[: (0, 3, 4, 5)[cut]]
+    seats = [s for s in range(len(names)) if s != skip]
+    preds = predict(state.config, history, board, seats, known=known,
+                    model=DFModel(model) if model else None)
+    out: list[dict[str, Any]] = []
+    for s in seats:
+        dist = preds[s].final
+        entry: dict[str, Any] = {
+            "player": names[s],
+            "actions": [a.cls.value if a else None for a in preds[s].actions],
+            "top": [{"combo": c, "p": p} for c, p in top_combos(dist, top)],
+        }
+        cards = record.seats[s].hole_cards
+        if len(cards) == 2:
+            i = combo_index(*cards)
+            entry["held"] = combo_text(i)
+            entry["held_p"] = float(dist[i])
+            entry["held_rank"] = int(np.count_nonzero(dist > dist[i])) + 1
+        out.append(entry)
+        if not as_json:
+            actions = " ".join(a or "-" for a in entry["actions"])
+            print(f"{names[s]}  ({actions})")
+            if "held" in entry:
+                print(f"  held {entry['held']}: p = {entry['held_p']:.5f}, rank "
+                      f"{entry['held_rank']} of {int(np.count_nonzero(dist))}")
+            for k, row in enumerate(entry["top"]):
+                print(f"  {k + 1:2d}. {row['combo']}  {row['p']:.4f}")
+            print("  " + grid_text(dist).replace("\n", "\n  "))
+            print()
+    if as_json:
+        print(json.dumps({"hand": record.hand_id, "board": format_cards(board),
+                          "players": out}))
+
+
+@app.command("predict-eval")
+def predict_eval_command(
+    files: list[Path] = typer.Argument(..., help="Hand histories in which every card is shown."),
+    limit: int = typer.Option(0, "--limit", help="Score at most this many hands (0: all)."),
+    model: Path | None = typer.Option(None, "--model", help="Model configuration JSON."),
+    flop_runouts: int = typer.Option(
+        0, "--flop-runouts", help="Sample this many flop runouts for P_win (0: exact)."
+    ),
+    game: Path | None = typer.Option(None, "--game", help="ACPC game file for logs."),
+    out: Path | None = typer.Option(None, "--out", help="Also write the table as JSON here."),
+    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+) -> None:
+    """Score predicted ranges against the cards players really held, per street.
+
+    For every player who acted on the flop or later: mean log-likelihood and percentile
+    rank of the true combo, and top-1/2/3 accuracy of the hand category on the final
+    board, for the uniform prior (board known only), the default model, and the model
+    with online adaptation.
+    """
+    from rich.progress import Progress
+
+    from checkraise.opponents.evaluate import evaluate_hands
+    from checkraise.opponents.model import DFModel
+
+    hands = [h for f in files for h in _read(f, game)]
+    if limit > 0:
+        hands = hands[:limit]
+    with Progress(transient=True, disable=as_json) as progress:
+        task = progress.add_task("scoring", total=len(hands))
+        result = evaluate_hands(
+            hands, model=DFModel(model) if model else None, flop_runouts=flop_runouts or None,
+            progress=lambda k: progress.update(task, advance=k),
+        )
+    rows = result.table()
+    report = {"hands": result.hands, "players": result.players, "rows": rows}
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "predict_eval.json").write_text(json.dumps(report, indent=1) + "\n")
+    if as_json:
+        print(json.dumps(report))
+        return
+    print(f"{result.hands} hands, {result.players} players scored")
+    print(f"{'street':8s} {'predictor':9s} {'n':>6s} {'loglik':>8s} {'pctile':>7s} "
+          f"{'top1':>6s} {'top2':>6s} {'top3':>6s}")
+    for r in rows:
+        print(f"{r['street']:8s} {r['predictor']:9s} {r['n']:6d} {r['loglik']:8.3f} "
+              f"{r['percentile']:7.3f} {r['top1']:6.3f} {r['top2']:6.3f} {r['top3']:6.3f}")
