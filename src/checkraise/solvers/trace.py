@@ -54,6 +54,13 @@ class SolveTrace:
                 return seconds
         return float("nan")
 
+    def iterations_to(self, target: float) -> int:
+        """Iterations at the first checkpoint with exploitability <= ``target`` (-1: never)."""
+        for iterations, value in zip(self.iterations, self.exploitability, strict=True):
+            if value <= target:
+                return iterations
+        return -1
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict of the trace."""
         return {
