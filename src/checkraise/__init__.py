@@ -6,6 +6,9 @@ solvers and the places bots play. See ``docs/architecture.md`` for the map.
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
+
 from checkraise.cards import (
     COMBO_CARDS,
     NUM_COMBOS,
@@ -26,7 +29,6 @@ from checkraise.engine import (
     State,
     TableConfig,
 )
-from checkraise.equity import equity
 from checkraise.evaluator import (
     CATEGORY_NAMES,
     best_five,
@@ -38,6 +40,15 @@ from checkraise.evaluator import (
 from checkraise.ranges import Range
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> ModuleType:
+    # ``checkraise.equity`` is the subpackage (its function is ``checkraise.equity.equity``);
+    # it is imported on first access so that ``import checkraise`` stays light (PEP 562).
+    if name == "equity":
+        return importlib.import_module("checkraise.equity")
+    raise AttributeError(f"module 'checkraise' has no attribute {name!r}")
+
 
 __all__ = [
     "CATEGORY_NAMES",
@@ -57,7 +68,6 @@ __all__ = [
     "best_five",
     "category",
     "combo_index",
-    "equity",
     "evaluate",
     "evaluate_batch",
     "evaluate_ints",
