@@ -35,16 +35,30 @@ def _rotl(x: np.uint64, k: int) -> np.uint64:
 
 
 @njit
+def xoshiro_next(
+    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64
+) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64, np.uint64]:
+    """(output, new state) of one xoshiro256** step on a state held in four scalars.
+
+    Hot loops keep the state in local variables and store it back once: a state array
+    has to be reloaded after every store to another array (numba cannot rule out
+    aliasing), which put the generator on the critical path of the Monte Carlo loop.
+    """
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@njit
 def rng_next(s: np.ndarray) -> np.uint64:
     """Next 64-bit output of xoshiro256** with state ``s`` (4 uint64, updated in place)."""
-    result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
-    t = s[1] << np.uint64(17)
-    s[2] ^= s[0]
-    s[3] ^= s[1]
-    s[1] ^= s[2]
-    s[0] ^= s[3]
-    s[2] ^= t
-    s[3] = _rotl(s[3], 45)
+    result, s[0], s[1], s[2], s[3] = xoshiro_next(s[0], s[1], s[2], s[3])
     return result
 
 

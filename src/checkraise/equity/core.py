@@ -18,7 +18,9 @@ the board or dead; the rest of the board is uniform over the remaining cards.
   given the cards already out, a random hand is uniform over the live combos and the
   number of live combos does not depend on which cards are out, so dealing them
   sequentially needs no correction. Each sample's equity share (1, 1/k on a k-way tie, 0)
-  gives the standard error.
+  gives the standard error. When every player holds a known hand or a random one, seven
+  cards are dealt per random word, exactly uniformly (batched ranged integers with
+  Lemire's rejection; see :func:`checkraise.equity._mc_kernels._deal_batch`).
 
 Examples
 --------
@@ -271,10 +273,21 @@ def equity(
         second = pl.pc1[pl.offs[idx]]
         fk = np.add(CARD_KEY[first], CARD_KEY[second])
         ff = np.bitwise_or(CARD_FLUSH_BIT[first], CARD_FLUSH_BIT[second])
-        out = MC.monte_carlo_fixed(
-            fk.astype(np.int64), ff.astype(np.int64), len(randoms), known, deck,
-            cap, target_se or 0.0, 4096, state,
-        )
+        fk = fk.astype(np.int64)
+        ff = ff.astype(np.int64)
+        if n == 2 and fixed and len(cards) + len(deck) >= 7:
+            # Player 0 is fixed: the heads-up kernel's fixed seven-card layout.
+            dk = MC.heads_up_deck(known, deck)
+            mult, thr = MC.deal_plan(len(dk), 7, len(cards))
+            out = MC.monte_carlo_heads_up(
+                fk, ff, known, dk, cap, target_se or 0.0, 4096, state, mult, thr
+            )
+        else:
+            mult, thr = MC.deal_plan(len(deck), 5 - len(cards) + 2 * len(randoms), 0)
+            out = MC.monte_carlo_fixed(
+                fk, ff, len(randoms), known, deck, cap, target_se or 0.0, 4096, state,
+                mult, thr,
+            )
         order = np.array(fixed + randoms)
         win, tie, ssum, ssq = (np.empty(n) for _ in range(4))
         for dst, src in zip((win, tie, ssum, ssq), out[:4], strict=True):
