@@ -21,25 +21,26 @@ def _decide(win: float, legal: LegalActions = FACING, **kw):  # type: ignore[no-
 
 
 def test_thresholds_order_and_raise_sizes() -> None:
-    # Heads-up: fair share 0.5; T_pot = 0.75, T_half = 0.65, T_call = 0.45.
+    # Heads-up: fair share 0.5; T_pot = 0.75, T_half = 0.65, T_call = 1.2 * 0.5 = 0.6.
     d = _decide(0.8)
     assert d.reason == "raise pot" and d.action.amount == 100 + 100 + 400  # pot after call 400
     d = _decide(0.7)
     assert d.reason == "raise half pot" and d.action.amount == 100 + 100 + 200
-    assert _decide(0.5).reason == "call"
-    assert _decide(0.3).reason == "fold"
+    assert _decide(0.62).reason == "call"
+    assert _decide(0.58).reason == "fold"
     assert _decide(0.3, OPEN).reason == "check"
 
 
 def test_more_players_lower_thresholds() -> None:
     # Three opponents: fair share 0.25, T_half = 0.25 + 0.3 * 0.75 = 0.475.
     assert _decide(0.5, opponents=3).reason == "raise half pot"
-    assert _decide(0.5, opponents=1).reason == "call"
+    assert _decide(0.5, opponents=1).reason == "fold"
+    assert _decide(0.35, opponents=3).reason == "call"  # T_call = 1.2 / 4 = 0.3
 
 
 def test_tournament_mode_is_tighter() -> None:
-    assert _decide(0.47).reason == "call"
-    assert _decide(0.47, tighten=0.05).reason == "fold"
+    assert _decide(0.62).reason == "call"
+    assert _decide(0.62, tighten=0.05).reason == "fold"
     cash = HandReadingAgent(seed=1)
     tour = HandReadingAgent(seed=1, mode="tournament")
     assert cash.tighten == 0.0 < tour.tighten
