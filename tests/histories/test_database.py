@@ -125,3 +125,49 @@ def test_newer_schema_is_refused(tmp_path: Path) -> None:
     db.close()
     with pytest.raises(ValueError, match="schema version"):
         open_database(path)
+
+
+def test_file_database_is_durable_write_ahead_log(tmp_path: Path) -> None:
+    db = open_database(tmp_path / "h.sqlite")
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL: a commit is synced
+    db.close()
+    # The mode is stored in the file: a plain connection sees it too.
+    plain = sqlite3.connect(tmp_path / "h.sqlite")
+    assert plain.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    plain.close()
+
+
+def test_stored_flags_are_plain_integers(tmp_path: Path) -> None:
+    db = open_database(":memory:")
+    hands = parse_file(PLURIBUS / "pluribus_30.txt")
+    insert_hands(db, hands)
+    kinds = db.execute(
+        "SELECT DISTINCT typeof(showed), typeof(vpip), typeof(won_at_showdown), "
+        "typeof(collected), typeof(net) FROM seats").fetchall()
+    assert kinds == [("integer", "integer", "integer", "text", "real")]
+    assert db.execute("SELECT DISTINCT typeof(all_in), typeof(move) FROM actions").fetchall() == [
+        ("integer", "text")]
+    # Each hand's actions come back in order with the moves' own words.
+    moves = [r[0] for r in db.execute("SELECT move FROM actions ORDER BY hand_id, idx")]
+    assert moves == [a.move.value for h in hands for a in h.actions]
+
+
+def test_import_pauses_the_cycle_collector_only_while_it_runs(tmp_path: Path) -> None:
+    import gc
+
+    good = tmp_path / "good.txt"
+    good.write_text((PLURIBUS / "pluribus_32.txt").read_text())
+    bad = tmp_path / "bad.txt"
+    bad.write_text("PokerStars Hand #1: nonsense\n")
+    db = open_database(tmp_path / "h.sqlite")
+    assert gc.isenabled()
+    reports = import_files(db, [good, bad])
+    assert [r.ok for r in reports] == [True, False]
+    assert gc.isenabled()  # back on, after a good and after a bad file
+    gc.disable()
+    try:
+        import_files(db, [good])
+        assert not gc.isenabled()  # left off when the caller had it off
+    finally:
+        gc.enable()

@@ -234,3 +234,25 @@ def test_reads_random_engine_hands_written_by_the_engine() -> None:
                 state.step(Action.call())
         (hand,) = parse_text(state.to_pokerstars(hand_id=k + 1))
         assert replay(hand).payoffs() == state.payoffs()
+
+
+def test_player_names_with_colons_and_prefixes_read_like_plain_names() -> None:
+    # Fold and check lines are matched whole against the seated names; names that hold
+    # ": " or that prefix another name must still be read line by line, as before.
+    plain = parse_text(SIDE_POTS)[0]
+    renamed = SIDE_POTS.replace("Ann", "X: y").replace("Ben", "Bo").replace("Dan", "Bob")
+    (hand,) = parse_text(renamed)
+    assert [s.name for s in hand.seats] == ["Bob", "X: y", "Bo", "Cat"]
+    assert hand.actions == plain.actions
+    assert replay(hand).payoffs() == replay(plain).payoffs()
+    folds = ANTE_POSTFLOP.replace("Ann", "Zed: folds").replace("Cat", "Zed: checks")
+    (hand,) = parse_text(folds)
+    assert hand.actions == parse_text(ANTE_POSTFLOP)[0].actions
+
+
+def test_same_seat_line_in_chips_and_in_cents() -> None:
+    money = SIDE_POTS.replace("(10/20)", "($0.10/$0.20 USD)")
+    # Seat lines are remembered between hands; the unit must still apply per hand.
+    assert parse_text(SIDE_POTS)[0].seats[1].stack == 300
+    assert parse_text(money)[0].seats[1].stack == 30000
+    assert parse_text(SIDE_POTS)[0].seats[1].stack == 300

@@ -17,6 +17,11 @@ Version 2 adds to ``seats`` the per-seat counts of :mod:`checkraise.histories.st
 ``(player_id, position)``, so that per-player statistics are one indexed aggregate;
 it fills them for the hands already stored.
 
+Storage: the file is kept in SQLite's write-ahead-log mode with ``synchronous = FULL``
+(set by :func:`open_database`): each file's import is one transaction, atomic, and
+durable once committed, at one log sync per commit. Inserts bind only exact ints,
+floats and strings (``sqlite3`` adapts anything else, bools included, far more slowly).
+
 The version lives in ``PRAGMA user_version``; :func:`open_database` applies the
 missing migrations in order, each in its own transaction. A migration is a Python
 function, so that a new derived table can be filled from the hands already stored
@@ -36,6 +41,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
@@ -44,7 +50,7 @@ from typing import Final
 
 from checkraise.cards import format_card, parse_cards
 from checkraise.histories.record import HandAction, HandRecord, Move, PlayerSeat
-from checkraise.histories.stats import seat_stats
+from checkraise.histories.stats import seat_columns
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -152,7 +158,7 @@ def _migrate_2(db: sqlite3.Connection) -> None:
         chunk = ids[start : start + 500]
         rows = []
         for hand_id, hand in zip(chunk, load_hands(db, hand_ids=chunk), strict=True):
-            for seat, (_, values) in enumerate(_stat_values(hand)):
+            for seat, values in enumerate(_stat_values(hand)):
                 rows.append((*values, hand_id, seat))
         db.executemany(update, rows)
 
@@ -161,15 +167,12 @@ MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (_migrate_
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
 _CARD_TEXT: Final = tuple(format_card(c) for c in range(52))
+# Hole cards as stored, indexed by 52 * first + second: one lookup per seat row.
+_PAIR_TEXT: Final = tuple(f"{a} {b}" for a in _CARD_TEXT for b in _CARD_TEXT)
 
 
 def _cards_text(cards: tuple[int, ...]) -> str:
     return " ".join([_CARD_TEXT[c] for c in cards])
-
-
-def _exact_text(value: Fraction) -> str | int:
-    # An int goes into the TEXT column as its decimal text (column affinity), cheaply.
-    return value.numerator if value.denominator == 1 else str(value)
 
 
 _HAND_INSERT: Final = (
@@ -192,8 +195,6 @@ def open_database(path: str | Path) -> sqlite3.Connection:
     """
     db = sqlite3.connect(str(path), isolation_level=None)
     db.execute("PRAGMA foreign_keys = ON")
-    # Fewer fsyncs per commit; the database stays consistent after a crash (SQLite docs).
-    db.execute("PRAGMA synchronous = NORMAL")
     version = int(db.execute("PRAGMA user_version").fetchone()[0])
     if version > SCHEMA_VERSION:
         db.close()
@@ -201,6 +202,14 @@ def open_database(path: str | Path) -> sqlite3.Connection:
             f"hand database {str(path)!r} has schema version {version}; this checkraise "
             f"reads versions up to {SCHEMA_VERSION}"
         )
+    # Write-ahead log: a commit appends the new pages to the log and syncs it once,
+    # where the default rollback journal syncs journal and database several times.
+    # synchronous = FULL keeps every committed import durable across a power cut (with
+    # NORMAL, WAL may lose the last commits); atomicity is the same in both modes.
+    # A ":memory:" database keeps its own journal; a read-only one keeps the one it has.
+    with contextlib.suppress(sqlite3.OperationalError):
+        db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = FULL")
     for number in range(version + 1, SCHEMA_VERSION + 1):
         db.execute("BEGIN")
         try:
@@ -250,11 +259,9 @@ def _ints(values: tuple[int, ...]) -> str:
     return " ".join(map(str, values))
 
 
-def _stat_values(hand: HandRecord) -> list[tuple[float, tuple[object, ...]]]:
-    """Each seat's net and its statistic columns (in ``_STAT_COLUMNS`` order)."""
-    big = hand.big_blind or 1
-    # SeatStats fields 0..10 are the columns position .. postflop_calls, in order.
-    return [(st.net, (*st[:11], st.net / big)) for st in seat_stats(hand)]
+def _stat_values(hand: HandRecord) -> list[tuple[object, ...]]:
+    """Each seat's statistic columns (in ``_STAT_COLUMNS`` order)."""
+    return [c[1:13] for c in seat_columns(hand)]
 
 
 def insert_hands(db: sqlite3.Connection, hands: Sequence[HandRecord]) -> int:
@@ -288,24 +295,30 @@ def _insert(db: sqlite3.Connection, hands: Sequence[HandRecord]) -> int:
     hand_rows: list[tuple[object, ...]] = []
     seat_rows: list[tuple[object, ...]] = []
     action_rows: list[tuple[object, ...]] = []
-    for offset, h in enumerate(fresh):
-        hid = next_id + offset
+    pair_text = _PAIR_TEXT
+    # Every value bound is an exact int, float or str: sqlite3 binds those directly, while
+    # a bool or an enum member goes through its adapter lookup first (several times slower).
+    for hid, h in enumerate(fresh, next_id):
         hand_rows.append(
             (hid, h.site, h.hand_id, h.table, h.started, h.small_blind, h.big_blind, h.ante,
-             h.max_seats, h.button, h.num_players, _cards_text(h.board), str(h.total_pot),
+             h.max_seats, h.button, len(h.seats), _cards_text(h.board), str(h.total_pot),
              str(h.rake), h.betting, _ints(h.first_player), _ints(h.raise_sizes),
              _ints(h.max_raises), h.rules, h.unit, h.currency, h.source, h.line)
         )
-        stats = _stat_values(h)
-        for k, s in enumerate(h.seats):
-            net, values = stats[k]
+        for k, (s, columns) in enumerate(zip(h.seats, seat_columns(h), strict=True)):
+            hole = s.hole_cards
+            collected = s.collected
             seat_rows.append(
                 (hid, k, s.table_seat, players[s.name], s.stack, s.blind, s.ante,
-                 _cards_text(s.hole_cards) if s.hole_cards else None, s.showed,
-                 _exact_text(s.collected), s.uncalled, net, *values)
+                 pair_text[52 * hole[0] + hole[1]] if len(hole) == 2
+                 else (_cards_text(hole) if hole else None),
+                 1 if s.showed else 0,
+                 # A whole amount goes into the TEXT column as its decimal text (affinity).
+                 collected.numerator if collected.denominator == 1 else str(collected),
+                 s.uncalled, *columns[:13])
             )
         action_rows.extend(
-            (hid, i, a.street, a.seat, a.move.value, a.amount, a.to, a.all_in)
+            (hid, i, a.street, a.seat, str(a.move), a.amount, a.to, 1 if a.all_in else 0)
             for i, a in enumerate(h.actions)
         )
     db.executemany(_HAND_INSERT, hand_rows)

@@ -22,8 +22,10 @@ Examples
 
 from __future__ import annotations
 
+import gc
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,6 +96,24 @@ def read_hands(path: str | Path, *, game: GameDef | None = None) -> list[HandRec
     return hands
 
 
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while one file is read and stored.
+
+    A file makes tens of thousands of small tuples, and each batch of new objects
+    triggers a collection that walks them all: about a tenth of the import time. Hand
+    records hold no reference cycles, so reference counting alone frees them; the
+    collector runs again (if it was on) as soon as the file is done.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def import_files(
     db: sqlite3.Connection,
     paths: Sequence[str | Path],
@@ -108,8 +128,9 @@ def import_files(
     reports = []
     for path in paths:
         try:
-            hands = read_hands(path, game=game)
-            added = insert_hands(db, hands)
+            with _no_cycle_collection():
+                hands = read_hands(path, game=game)
+                added = insert_hands(db, hands)
             report = FileReport(str(path), len(hands), added)
         except (ValueError, OSError, UnicodeDecodeError) as exc:
             report = FileReport(str(path), 0, 0, str(exc))

@@ -94,6 +94,44 @@ _STREET_MARKS: Final = {"*** FLOP ***": 1, "*** TURN ***": 2, "*** RIVER ***": 3
 _BOARD_SIZE: Final = (0, 3, 4, 5)
 _FOLD, _CHECK, _CALL, _BET, _RAISE_MOVE = Move.FOLD, Move.CHECK, Move.CALL, Move.BET, Move.RAISE
 _CARD_OF: Final = {r + s: parse_card(r + s) for r in "23456789TJQKA" for s in "cdhs"}
+# Building a named tuple through tuple.__new__ skips its Python-level __new__ (and its defaults).
+_new_tuple: Final = tuple.__new__
+_QUICK: dict[tuple[str, ...], dict[str, tuple[int, Move]]] = {}
+_SEAT_LINES: dict[int, dict[str, tuple[int, str, int]]] = {}
+_FRACTIONS: dict[int, Fraction] = {0: ZERO}
+
+
+def _fraction(value: int | Fraction) -> Fraction:
+    """``Fraction(value)``, shared for whole amounts (they repeat; a Fraction is immutable)."""
+    if type(value) is not int:
+        return Fraction(value)
+    found = _FRACTIONS.get(value)
+    if found is None:
+        if len(_FRACTIONS) > 4096:
+            _FRACTIONS.clear()
+        found = _FRACTIONS[value] = Fraction(value)
+    return found
+
+
+def _quick_lines(names: tuple[str, ...]) -> dict[str, tuple[int, Move]]:
+    """``"X: folds"`` and ``"X: checks"`` for each seated player, to (table index, move).
+
+    The seatings repeat from hand to hand, so the dictionaries are kept. A name that the
+    line-by-line reader could split differently (one holding ``": "`` or starting like a
+    section or a deal) is left out, and its lines take the general path.
+    """
+    quick = _QUICK.get(names)
+    if quick is None:
+        quick = {}
+        for k, name in enumerate(names):
+            if ": " in name or name.startswith(("*** ", "Dealt to ")):
+                continue
+            quick[f"{name}: folds"] = (k, _FOLD)
+            quick[f"{name}: checks"] = (k, _CHECK)
+        if len(_QUICK) > 4096:
+            _QUICK.clear()
+        _QUICK[names] = quick
+    return quick
 
 
 def _card(text: str, source: str, line: int) -> int:
@@ -133,7 +171,7 @@ class _Amounts:
         return int(value)
 
     def exact(self, text: str) -> Fraction:
-        return Fraction(self.number(text))
+        return _fraction(self.number(text))
 
     def number(self, text: str) -> int | Fraction:
         """The amount in chips: an int when whole (cheap), else an exact fraction."""
@@ -192,17 +230,15 @@ def iter_hands(text: str, source: str = "<text>") -> Iterator[HandRecord]:
     2
     """
     lines = text.lstrip("\ufeff").splitlines()
-    start = -1
-    for i, raw in enumerate(lines):
-        if raw.startswith("PokerStars "):
-            if start >= 0:
-                yield _parse_hand(lines, start, i, source)
-            start = i
-        elif start < 0 and raw.strip():
-            raise HandHistoryError(f"unexpected line {raw!r} before the first hand header",
+    starts = [i for i, raw in enumerate(lines) if raw.startswith("PokerStars ")]
+    first = starts[0] if starts else len(lines)
+    for i in range(first):
+        if lines[i].strip():
+            raise HandHistoryError(f"unexpected line {lines[i]!r} before the first hand header",
                                    source, i + 1)
-    if start >= 0:
-        yield _parse_hand(lines, start, len(lines), source)
+    starts.append(len(lines))
+    for k in range(len(starts) - 1):
+        yield _parse_hand(lines, starts[k], starts[k + 1], source)
 
 
 def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRecord:
@@ -220,8 +256,9 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
     betting = "limit" if "Hold'em Limit" in game else "nolimit"
     if betting == "nolimit" and "No Limit" not in game:
         raise fail(f"unsupported game {game!r}: expected No Limit or Limit Hold'em", start)
-    money = any(ch in sb_text + bb_text for ch in "$€£.")
-    currency = next((ch for ch in sb_text if ch in "$€£"), "")
+    stakes = sb_text + bb_text
+    money = "." in stakes or "$" in stakes or "€" in stakes or "£" in stakes
+    currency = next((ch for ch in sb_text if ch in "$€£"), "") if money else ""
     amounts = _Amounts(100 if money else 1, source)
     amounts.line = start + 1
     stake_low, stake_high = amounts.chips(sb_text), amounts.chips(bb_text)
@@ -253,29 +290,39 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
     rake = Fraction(0)
 
     i = start + 2
+    # Seat lines repeat from hand to hand: each distinct one is read once (per unit).
+    known_seats = _SEAT_LINES.get(amounts.unit)
+    if known_seats is None or len(known_seats) > 65536:
+        known_seats = _SEAT_LINES[amounts.unit] = {}
     while i < stop and lines[i].startswith("Seat "):
         text = lines[i]
-        amounts.line = i + 1
-        colon = text.find(": ")
-        paren = text.rfind(" (")
-        if text.endswith(" in chips)") and colon > 5 and text[5:colon].isdigit() and paren > colon:
-            # The common form, read without the regular expression.
-            number, name, stack = text[5:colon], text[colon + 2 : paren], text[paren + 2 : -10]
-        else:
-            m = _SEAT.match(text)
-            if m is None:
-                raise fail(f"unreadable seat line {text!r}", i)
-            i += 1
-            if m.group(4) is not None:
-                continue  # sitting out: not dealt in
-            number, name, stack = m.group(1), m.group(2), m.group(3)
-            i -= 1
+        seat_line = known_seats.get(text)
+        if seat_line is None:
+            amounts.line = i + 1
+            colon = text.find(": ")
+            paren = text.rfind(" (")
+            if (text.endswith(" in chips)") and colon > 5 and text[5:colon].isdigit()
+                    and paren > colon):
+                # The common form, read without the regular expression.
+                number, name, stack = text[5:colon], text[colon + 2 : paren], text[paren + 2 : -10]
+            else:
+                m = _SEAT.match(text)
+                if m is None:
+                    raise fail(f"unreadable seat line {text!r}", i)
+                if m.group(4) is not None:
+                    i += 1
+                    continue  # sitting out: not dealt in
+                number, name, stack = m.group(1), m.group(2), m.group(3)
+            if name in index:
+                raise fail(f"player {name!r} seated twice", i)
+            seat_line = known_seats[text] = (int(number), name, amounts.chips(stack))
+        name = seat_line[1]
         if name in index:
             raise fail(f"player {name!r} seated twice", i)
         index[name] = len(names)
         names.append(name)
-        seat_numbers.append(int(number))
-        stacks.append(amounts.chips(stack))
+        seat_numbers.append(seat_line[0])
+        stacks.append(seat_line[2])
         i += 1
     n = len(names)
     if not 2 <= n <= 10:
@@ -295,12 +342,23 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
         return seat
 
     summary_at = stop
+    fractional = False
     order: list[int] = []
     engine_of: list[int] = []
     fold_, check_, call_, bet_, raise_ = _FOLD, _CHECK, _CALL, _BET, _RAISE_MOVE
+    quick = _quick_lines(tuple(names))
+    new_action = _new_tuple
     body = i
     for i in range(body, stop):
         text = lines[i]
+        hit = quick.get(text)
+        if hit is not None and street >= 0:
+            # The commonest lines, "X: folds" and "X: checks", in one dictionary lookup.
+            seat = hit[0]
+            actions.append(new_action(HandAction, (engine_of[seat], street, hit[1], 0,
+                                                   street_in[seat], False)))
+            lines_of.append(i + 1)
+            continue
         amounts.line = i + 1
         if text.startswith("*** "):
             if text == "*** HOLE CARDS ***":
@@ -338,7 +396,9 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
             first_card = _CARD_OF.get(text[-6:-4])
             second_card = _CARD_OF.get(text[-3:-1])
             if text[-8:-6] == " [" and first_card is not None and second_card is not None:
-                seat = player(text[9:-8], i)
+                seat = index.get(text[9:-8], -1)
+                if seat < 0:
+                    seat = player(text[9:-8], i)
                 holes[seat] = [first_card, second_card]
             else:
                 bracket = text.rfind(" [")
@@ -348,20 +408,26 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
                     raise fail(f"expected two hole cards in {text!r}", i)
             continue
         colon = text.find(": ")
-        while colon >= 0 and text[:colon] not in index:
+        seat = -1
+        while colon >= 0:
+            seat = index.get(text[:colon], -1)
+            if seat >= 0:
+                break
             colon = text.find(": ", colon + 1)
         if colon < 0:
-            m = _COLLECTED.match(text)
+            m = _COLLECTED.match(text) if " collected " in text else None
             if m is not None:
                 seat = player(m.group(1), i)
-                collected[seat] += amounts.number(m.group(2))
+                value = amounts.number(m.group(2))
+                if type(value) is not int:
+                    fractional = True  # odd chips split in halves: the ACPC rule of splitting
+                collected[seat] += value
             elif (m := _UNCALLED.match(text)) is not None:
                 seat = player(m.group(2), i)
                 uncalled[seat] += amounts.chips(m.group(1))
             elif _NOISE.match(text) is None:
                 raise fail(f"unknown line {text!r}", i)
             continue
-        seat = index[text[:colon]]
         rest = text[colon + 2 :]
         verb, _, tail = rest.partition(" ")
         if verb == "posts":
@@ -385,12 +451,14 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
         elif verb == "folds":
             if tail and not tail.startswith("["):
                 raise fail(f"unknown action {rest!r}", i)
-            actions.append(HandAction(engine_of[seat], street, fold_, 0, street_in[seat]))
+            actions.append(new_action(HandAction, (engine_of[seat], street, fold_, 0,
+                                                   street_in[seat], False)))
             lines_of.append(i + 1)
         elif verb == "checks":
             if tail:
                 raise fail(f"unknown action {rest!r}", i)
-            actions.append(HandAction(engine_of[seat], street, check_, 0, street_in[seat]))
+            actions.append(new_action(HandAction, (engine_of[seat], street, check_, 0,
+                                                   street_in[seat], False)))
             lines_of.append(i + 1)
         elif verb == "calls" or verb == "bets":
             all_in = tail.endswith(" and is all-in")
@@ -403,8 +471,8 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
                 move = bet_
             else:
                 move = call_
-            actions.append(HandAction(engine_of[seat], street, move, amount, street_in[seat],
-                                      all_in))
+            actions.append(new_action(HandAction, (engine_of[seat], street, move, amount,
+                                                   street_in[seat], all_in)))
             lines_of.append(i + 1)
         elif verb == "raises":
             m = _RAISE.match(rest)
@@ -416,8 +484,8 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
                            f"of {high}", i)
             added = to - street_in[seat]
             street_in[seat] = high = to
-            actions.append(HandAction(engine_of[seat], street, raise_, added, to,
-                                      m.group(3) is not None))
+            actions.append(new_action(HandAction, (engine_of[seat], street, raise_, added, to,
+                                                   m.group(3) is not None)))
             lines_of.append(i + 1)
         elif verb == "shows":
             shown = _CARDS.findall(rest)
@@ -466,9 +534,11 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
         raise fail("no big blind posted", start)
     if total_pot is None:
         raise fail("no 'Total pot' line in the summary", stop - 1)
-    seen: set[int] = set()
-    for cards in (*holes, board):
-        for card in cards:
+    dealt_cards = [card for cards in holes for card in cards]
+    dealt_cards.extend(board)
+    if len(set(dealt_cards)) != len(dealt_cards):
+        seen: set[int] = set()
+        for card in dealt_cards:
             if card in seen:
                 raise fail(f"card {format_card(card)} dealt twice", start)
             seen.add(card)
@@ -484,20 +554,12 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
     else:
         small, big, raise_sizes = stake_low, stake_high, ()
     button = seat_numbers[order[0] if n == 2 else order[-1]]
-    seats = tuple(
-        PlayerSeat(
-            name=names[t],
-            table_seat=seat_numbers[t],
-            stack=stacks[t],
-            blind=blinds[t],
-            ante=antes[t],
-            hole_cards=tuple(holes[t]),
-            showed=showed[t],
-            collected=Fraction(collected[t]) if collected[t] else ZERO,
-            uncalled=uncalled[t],
-        )
+    seats = tuple([
+        _new_tuple(PlayerSeat, (names[t], seat_numbers[t], stacks[t], blinds[t], antes[t],
+                                tuple(holes[t]), showed[t],
+                                _fraction(collected[t]), uncalled[t]))
         for t in order
-    )
+    ])
     return HandRecord(
         site="pokerstars",
         hand_id=hand_id,
@@ -517,7 +579,7 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
         first_player=(0, 1, 1, 1) if n == 2 else (2 % n, 0, 0, 0),
         raise_sizes=raise_sizes,
         max_raises=(3, 4, 4, 4) if betting == "limit" else (),
-        rules="casino" if all(isinstance(c, int) for c in collected) else "acpc",
+        rules="acpc" if fractional else "casino",
         unit=amounts.unit,
         currency=currency,
         source=source,

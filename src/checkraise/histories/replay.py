@@ -38,6 +38,8 @@ __all__ = ["replay", "table_config"]
 
 _FOLD: Final = Action.fold()
 _CALL: Final = Action.call()
+# Raise actions are immutable; the same amounts recur from hand to hand.
+_RAISES: dict[int, Action] = {}
 
 
 _CONFIGS: dict[tuple[object, ...], TableConfig] = {}
@@ -92,6 +94,15 @@ def _new_config(
 def _deck(hand: HandRecord) -> list[int]:
     """Dealing order for the engine: known cards in place, unknown ones the lowest unused."""
     known = [c for s in hand.seats for c in s.hole_cards]
+    if len(known) == 2 * len(hand.seats) and all(len(s.hole_cards) == 2 for s in hand.seats):
+        # Every hole card known (the common case): only the undealt board is filled in,
+        # with the same lowest unused cards as below.
+        known.extend(hand.board)
+        missing = 5 - len(hand.board)
+        if missing > 0:
+            used = set(known)
+            known.extend([c for c in range(52) if c not in used][:missing])
+        return known
     known.extend(hand.board)
     used = set(known)
     spare = iter([c for c in range(52) if c not in used])
@@ -132,8 +143,9 @@ def replay(hand: HandRecord, *, check_payout: bool = True) -> State:
     source = hand.source
     seats = hand.seats
     n = len(seats)
+    ante = hand.ante
     for s in seats:
-        if s.ante != min(hand.ante, s.stack):
+        if s.ante != (ante if ante < s.stack else s.stack):
             raise HandHistoryError(
                 f"hand #{hand.hand_id}: {s.name} posts an ante of {s.ante}, expected "
                 f"{min(hand.ante, s.stack)}", source, hand.line)
@@ -147,39 +159,47 @@ def replay(hand: HandRecord, *, check_payout: bool = True) -> State:
     street = 0
     step = state.step
     lines = hand.action_lines or (hand.line,) * len(hand.actions)
-    for a, line in zip(hand.actions, lines, strict=True):
-        seat = a.seat
+    fold, check, call = Move.FOLD, Move.CHECK, Move.CALL
+    for (seat, a_street, move, amount, a_to, _), line in zip(hand.actions, lines, strict=True):
         current = state.current_player
         if current is None:
             raise HandHistoryError(
-                f"{seats[seat].name} acts ({a.move.value}) after the betting is over",
+                f"{seats[seat].name} acts ({move.value}) after the betting is over",
                 source, line)
         if state.round != street:
             street = state.round
             base = list(state.bets)  # antes excluded, as raise-to amounts count
-        if a.street != street:
+        if a_street != street:
             raise HandHistoryError(
-                f"{seats[seat].name} acts on the {STREET_NAMES[a.street]} but the betting "
+                f"{seats[seat].name} acts on the {STREET_NAMES[a_street]} but the betting "
                 f"is on the {STREET_NAMES[street]}", source, line)
         if seat != current:
             raise HandHistoryError(
                 f"{seats[seat].name} acts out of turn: it is {seats[current].name}'s turn",
                 source, line)
-        move = a.move
         try:
-            if move is Move.FOLD:
+            if move is fold:
                 step(_FOLD)
-            elif move is Move.CHECK or move is Move.CALL:
+            elif move is check or move is call:
                 bets = state.bets
-                owe = min(max(bets) - bets[seat], state.stacks[seat])
-                if owe != a.amount:
-                    what = "checks" if move is Move.CHECK else f"calls {a.amount}"
+                owe = max(bets) - bets[seat]
+                behind = state.stacks[seat]
+                if owe > behind:
+                    owe = behind
+                if owe != amount:
+                    what = "checks" if move is check else f"calls {amount}"
                     raise HandHistoryError(
                         f"impossible amount: {seats[seat].name} {what} but the call is {owe}",
                         source, line)
                 step(_CALL)
             else:
-                step(Action.raise_to(base[seat] + a.to))
+                to = base[seat] + a_to
+                action = _RAISES.get(to)
+                if action is None:
+                    if len(_RAISES) > 65536:
+                        _RAISES.clear()
+                    action = _RAISES[to] = Action.raise_to(to)
+                step(action)
         except HandHistoryError:
             raise
         except ValueError as exc:

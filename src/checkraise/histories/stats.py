@@ -54,6 +54,7 @@ __all__ = [
     "StatLine",
     "player_stats",
     "position_names",
+    "seat_columns",
     "seat_stats",
     "stat_line",
 ]
@@ -116,16 +117,40 @@ def seat_stats(hand: HandRecord) -> list[SeatStats]:
     >>> seat_stats(parse_text(EXAMPLE)[0])[2].position
     'BTN'
     """
-    n = hand.num_players
-    vpip = [False] * n
-    pfr = [False] * n
-    chance = [False] * n
-    three = [False] * n
+    return [
+        SeatStats(position, vpip == 1, pfr == 1, chance == 1, three == 1, flop == 1, sd == 1,
+                  won == 1, bets, raises, calls, invested, net)
+        for (net, position, vpip, pfr, chance, three, flop, sd, won, bets, raises, calls, _,
+             invested) in seat_columns(hand)
+    ]
+
+
+def seat_columns(hand: HandRecord) -> list[tuple[float, str, int, int, int, int, int, int, int,
+                                                 int, int, int, float, int]]:
+    """Each seat's counts as the hand database stores them, flags as ``0``/``1``.
+
+    Per seat: ``(net, position, vpip, pfr, three_bet_chance, three_bet, saw_flop, showdown,
+    won_at_showdown, postflop_bets, postflop_raises, postflop_calls, net_bb, invested)``:
+    the ``seats`` columns from ``net`` on, in order, then the chips put in. Plain ints
+    rather than bools, because ``sqlite3`` binds an exact ``int`` several times faster.
+
+    Examples
+    --------
+    >>> from checkraise.histories.pokerstars import EXAMPLE, parse_text
+    >>> seat_columns(parse_text(EXAMPLE)[0])[2]
+    (3.0, 'BTN', 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1.5, 6)
+    """
+    seats = hand.seats
+    n = len(seats)
+    vpip = [0] * n
+    pfr = [0] * n
+    chance = [0] * n
+    three = [0] * n
     folded_at = [4] * n
     bets = [0] * n
     raises = [0] * n
     calls = [0] * n
-    invested = [s.blind + s.ante for s in hand.seats]
+    invested = [s.blind + s.ante for s in seats]
     preflop_raises = 0
     fold, check, call, bet, raise_ = Move.FOLD, Move.CHECK, Move.CALL, Move.BET, Move.RAISE
     for seat, street, move, amount, _, _ in hand.actions:
@@ -136,35 +161,36 @@ def seat_stats(hand: HandRecord) -> list[SeatStats]:
             folded_at[seat] = street
         if street == 0:
             if preflop_raises == 1 and not chance[seat]:
-                chance[seat] = True
-                three[seat] = move is raise_ or move is bet
+                chance[seat] = 1
+                three[seat] = 1 if move is raise_ or move is bet else 0
             if move is raise_ or move is bet:
-                vpip[seat] = pfr[seat] = True
+                vpip[seat] = pfr[seat] = 1
                 preflop_raises += 1
             elif move is call:
-                vpip[seat] = True
+                vpip[seat] = 1
         elif move is bet:
             bets[seat] += 1
         elif move is raise_:
             raises[seat] += 1
         elif move is call:
             calls[seat] += 1
-    in_after_preflop = sum(1 for f in folded_at if f > 0)
-    showdown_hand = sum(1 for f in folded_at if f == 4) >= 2
+    in_after_preflop = n - folded_at.count(0)
+    showdown_hand = folded_at.count(4) >= 2
     positions = _positions(hand)
+    big = hand.big_blind or 1
     out = []
-    for seat, s in enumerate(hand.seats):
+    for seat, s in enumerate(seats):
         in_to_end = folded_at[seat] == 4
-        showdown = showdown_hand and in_to_end
-        won = s.collected.numerator
-        out.append(
-            SeatStats(
-                positions[seat], vpip[seat], pfr[seat], chance[seat], three[seat],
-                in_after_preflop >= 2 and folded_at[seat] > 0, showdown, showdown and won > 0,
-                bets[seat], raises[seat], calls[seat], invested[seat],
-                won / s.collected.denominator + s.uncalled - invested[seat],
-            )
-        )
+        showdown = 1 if showdown_hand and in_to_end else 0
+        collected = s.collected
+        won = collected.numerator
+        net = won / collected.denominator + s.uncalled - invested[seat]
+        out.append((
+            net, positions[seat], vpip[seat], pfr[seat], chance[seat], three[seat],
+            1 if in_after_preflop >= 2 and folded_at[seat] > 0 else 0, showdown,
+            1 if showdown and won > 0 else 0, bets[seat], raises[seat], calls[seat], net / big,
+            invested[seat],
+        ))
     return out
 
 
