@@ -13,8 +13,6 @@ MODULES = [
     "checkraise.opponents.model",
     "checkraise.opponents.pwin",
     "checkraise.opponents.predict",
-    "checkraise.opponents.evaluate",
-    "checkraise.opponents.fit",
     "checkraise.opponents.display",
     "checkraise.agents.handreading",
 ]

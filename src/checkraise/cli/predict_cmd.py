@@ -124,7 +124,7 @@ def predict_eval_command(
     """
     from rich.progress import Progress
 
-    from checkraise.opponents.evaluate import evaluate_hands
+    from checkraise.analysis.prediction import evaluate_hands
     from checkraise.opponents.model import DFModel
 
     hands = [h for f in files for h in _read(f, game)]

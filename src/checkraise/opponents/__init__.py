@@ -9,11 +9,11 @@ on hands prediction" (Chinese Journal of Computers 40(12), 2017):
   its validated JSON configuration and its adaptation to observed frequencies;
 * :mod:`~checkraise.opponents.pwin` - P_win of all 1,326 combos on a board, cached;
 * :mod:`~checkraise.opponents.predict` - Bayesian prediction over the 1,326 combos;
-* :mod:`~checkraise.opponents.evaluate` - scoring predictions against real hole cards;
-* :mod:`~checkraise.opponents.fit` - fitting the configuration to hand histories;
 * :mod:`~checkraise.opponents.display` - top-combo tables and the 13×13 grid.
 
-The bot that uses them is :mod:`checkraise.agents.handreading` (``fold``).
+The bot that uses them is :mod:`checkraise.agents.handreading` (``fold``). Measuring the
+predictions on real hand logs and fitting the configuration to them needs the hand-history
+readers, a higher layer: that lives in :mod:`checkraise.analysis`.
 """
 
 from __future__ import annotations

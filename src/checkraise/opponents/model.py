@@ -18,7 +18,7 @@ values of all the actions the player could choose are normalised::
 
 Intervals and baselines depend on the street and on the number of players in the pot
 (2, 3, 4 or more); they live in a JSON configuration shipped as package data
-(``checkraise/data/handreading_model.json``, fitted by :mod:`checkraise.opponents.fit`);
+(``checkraise/data/handreading_model.json``, fitted by :mod:`checkraise.analysis.fit`);
 :func:`load_config` validates it and any other.
 
 **Adaptation.** Against the shipped reference frequencies the intervals move with what a

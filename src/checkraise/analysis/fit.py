@@ -16,7 +16,7 @@ cards (the Pluribus hands), so that they are reproducible:
 * the **reference frequencies** of the adaptation are the pooled frequencies of fold /
   call / raise when facing a bet and of check / bet otherwise, before and after the flop.
 
-``python -m checkraise.opponents.fit FILES --out model.json`` writes a configuration that
+``python -m checkraise.analysis.fit FILES --out model.json`` writes a configuration that
 :func:`~checkraise.opponents.model.load_config` reads. The shipped
 ``checkraise/data/handreading_model.json`` was fitted on the odd-numbered Pluribus files
 in name order (the 1st, 3rd, ... of the 46: 2,667 hands, listed in its description), so
@@ -261,7 +261,7 @@ def main(argv: list[str] | None = None) -> None:
     hands = [h for f in args.files for h in read_hands(f)]
     samples, counts = collect_samples(hands, args.flop_runouts)
     names = ", ".join(sorted(f.name for f in args.files))
-    desc = (f"Fitted by checkraise.opponents.fit on {len(hands)} hands ({names}): maximum "
+    desc = (f"Fitted by checkraise.analysis.fit on {len(hands)} hands ({names}): maximum "
             "likelihood of each action given the P_win of the combo really held.")
     cfg = fit_config(samples, counts, description=desc)
     args.out.write_text(json.dumps(cfg, indent=1) + "\n")

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from checkraise.analysis.prediction import evaluate_hands
 from checkraise.histories import parse_file
-from checkraise.opponents.evaluate import evaluate_hands
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-# An odd-numbered file in name order: not among those the shipped model was fitted on.
+# The 46th file in name order: the shipped model was fitted on the 1st, 3rd, ... 45th.
 HELD_OUT = DATA / "pluribus" / "pluribus_99.txt"
 
 
@@ -31,7 +31,7 @@ def test_model_beats_uniform_on_held_out_pluribus_hands() -> None:
 def test_scores_by_hand() -> None:
     import numpy as np
 
-    from checkraise.opponents.evaluate import StreetScores
+    from checkraise.analysis.prediction import StreetScores
 
     s = StreetScores()
     dist = np.zeros(1326)

@@ -1,5 +1,9 @@
 """Prediction quality on real hands: score predicted ranges against the cards really held.
 
+The predictions are those of the hand-reading design of Li, Jiang, Chen and Bao, "Game in
+multiplayer no-limit Texas Hold'em based on hands prediction" (Chinese Journal of
+Computers 40(12), 2017), made by :func:`checkraise.opponents.predict.predict_from_actions`.
+
 For every player who acted on the flop or later in a hand whose hole cards are all known
 (the Pluribus hands show every player's cards), the predictor sees only the public
 actions and the board; after each street he acted on (and after preflop) his predicted

@@ -1,0 +1,21 @@
+"""Measure models and agents on real hand logs.
+
+This package sits in the layer of :mod:`checkraise.arena` and :mod:`checkraise.histories`:
+it reads hand histories (which :mod:`checkraise.opponents` may not import) and scores or
+fits the lower layers' models on them.
+
+* :mod:`~checkraise.analysis.prediction` - the hand-reading predictions of
+  :mod:`checkraise.opponents.predict` scored against the cards players really held
+  (``checkraise predict-eval``);
+* :mod:`~checkraise.analysis.fit` - the default model's intervals fitted to hands with
+  known cards (``python -m checkraise.analysis.fit FILES --out model.json``).
+
+The model is that of Li, Jiang, Chen and Bao, "Game in multiplayer no-limit Texas Hold'em
+based on hands prediction" (Chinese Journal of Computers 40(12), 2017).
+"""
+
+from __future__ import annotations
+
+from checkraise.analysis.prediction import PREDICTORS, EvalResult, StreetScores, evaluate_hands
+
+__all__ = ["PREDICTORS", "EvalResult", "StreetScores", "evaluate_hands"]

@@ -1,0 +1,16 @@
+"""Run the Examples sections of the analysis modules (pytest collects tests/ only)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["checkraise.analysis.prediction", "checkraise.analysis.fit"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_module_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
