@@ -261,7 +261,7 @@ def _ints(values: tuple[int, ...]) -> str:
 
 def _stat_values(hand: HandRecord) -> list[tuple[object, ...]]:
     """Each seat's statistic columns (in ``_STAT_COLUMNS`` order)."""
-    return [c[1:13] for c in seat_columns(hand)]
+    return [c[1:] for c in seat_columns(hand)]
 
 
 def insert_hands(db: sqlite3.Connection, hands: Sequence[HandRecord]) -> int:
@@ -315,7 +315,7 @@ def _insert(db: sqlite3.Connection, hands: Sequence[HandRecord]) -> int:
                  1 if s.showed else 0,
                  # A whole amount goes into the TEXT column as its decimal text (affinity).
                  collected.numerator if collected.denominator == 1 else str(collected),
-                 s.uncalled, *columns[:13])
+                 s.uncalled, *columns)
             )
         action_rows.extend(
             (hid, i, a.street, a.seat, str(a.move), a.amount, a.to, 1 if a.all_in else 0)

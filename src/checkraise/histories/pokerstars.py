@@ -94,11 +94,15 @@ _STREET_MARKS: Final = {"*** FLOP ***": 1, "*** TURN ***": 2, "*** RIVER ***": 3
 _BOARD_SIZE: Final = (0, 3, 4, 5)
 _FOLD, _CHECK, _CALL, _BET, _RAISE_MOVE = Move.FOLD, Move.CHECK, Move.CALL, Move.BET, Move.RAISE
 _CARD_OF: Final = {r + s: parse_card(r + s) for r in "23456789TJQKA" for s in "cdhs"}
+# The end of a "Dealt to NAME [Ah Kd]" line, for every two distinct cards.
+_HOLE_OF: Final = {f" [{a} {b}]": (ca, cb) for a, ca in _CARD_OF.items()
+                   for b, cb in _CARD_OF.items() if ca != cb}
 # Building a named tuple through tuple.__new__ skips its Python-level __new__ (and its defaults).
 _new_tuple: Final = tuple.__new__
 _QUICK: dict[tuple[str, ...], dict[str, tuple[int, Move]]] = {}
 _SEAT_LINES: dict[int, dict[str, tuple[int, str, int]]] = {}
 _FRACTIONS: dict[int, Fraction] = {0: ZERO}
+_EXACT_CHIPS: dict[str, Fraction] = {}
 
 
 def _fraction(value: int | Fraction) -> Fraction:
@@ -145,7 +149,10 @@ def _card(text: str, source: str, line: int) -> int:
 
 
 def _cards(text: str, source: str, line: int) -> list[int]:
-    return [_card(t, source, line) for t in text.split()]
+    cards = [_CARD_OF.get(t, -1) for t in text.split()]
+    if -1 in cards:  # not all in the canonical form: read (or reject) one by one
+        return [_card(t, source, line) for t in text.split()]
+    return cards
 
 
 class _Amounts:
@@ -171,6 +178,14 @@ class _Amounts:
         return int(value)
 
     def exact(self, text: str) -> Fraction:
+        if self.unit == 1:
+            # Pot and rake amounts repeat; the same text always reads the same.
+            found = _EXACT_CHIPS.get(text)
+            if found is None:
+                found = _fraction(self.number(text))
+                if len(_EXACT_CHIPS) < 4096:
+                    _EXACT_CHIPS[text] = found
+            return found
         return _fraction(self.number(text))
 
     def number(self, text: str) -> int | Fraction:
@@ -287,7 +302,7 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
     small_poster = -1
     big_poster = -1
     total_pot: Fraction | None = None
-    rake = Fraction(0)
+    rake = ZERO
 
     i = start + 2
     # Seat lines repeat from hand to hand: each distinct one is read once (per unit).
@@ -359,6 +374,26 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
                                                    street_in[seat], False)))
             lines_of.append(i + 1)
             continue
+        if text.startswith("Dealt to "):
+            pair = _HOLE_OF.get(text[-8:])
+            if pair is not None:
+                seat = index.get(text[9:-8], -1)
+                if seat < 0:
+                    seat = player(text[9:-8], i)
+                holes[seat] = [pair[0], pair[1]]
+                continue
+            first_card = _CARD_OF.get(text[-6:-4])
+            second_card = _CARD_OF.get(text[-3:-1])
+            if text[-8:-6] == " [" and first_card is not None and second_card is not None:
+                seat = player(text[9:-8], i)
+                holes[seat] = [first_card, second_card]
+            else:
+                bracket = text.rfind(" [")
+                seat = player(text[9:bracket], i)
+                holes[seat] = _cards(text[bracket + 2 : -1], source, i + 1)
+                if len(holes[seat]) != 2:
+                    raise fail(f"expected two hole cards in {text!r}", i)
+            continue
         amounts.line = i + 1
         if text.startswith("*** "):
             if text == "*** HOLE CARDS ***":
@@ -382,8 +417,7 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
                 mark = _STREET_MARKS.get(text.partition(" [")[0])
                 if mark is None or street < 0:
                     raise fail(f"unknown section {text!r}", i)
-                groups = _CARDS.findall(text)
-                dealt = [c for g in groups for c in _cards(g, source, i + 1)]
+                dealt = _cards(" ".join(_CARDS.findall(text)), source, i + 1)
                 if len(dealt) != _BOARD_SIZE[mark] or dealt[: len(board)] != board:
                     raise fail(f"bad board in {text!r}: expected the earlier cards plus "
                                f"{_BOARD_SIZE[mark] - len(board)} new", i)
@@ -391,21 +425,6 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
                 street = mark
                 street_in = [0] * n
                 high = 0
-            continue
-        if text.startswith("Dealt to "):
-            first_card = _CARD_OF.get(text[-6:-4])
-            second_card = _CARD_OF.get(text[-3:-1])
-            if text[-8:-6] == " [" and first_card is not None and second_card is not None:
-                seat = index.get(text[9:-8], -1)
-                if seat < 0:
-                    seat = player(text[9:-8], i)
-                holes[seat] = [first_card, second_card]
-            else:
-                bracket = text.rfind(" [")
-                seat = player(text[9:bracket], i)
-                holes[seat] = _cards(text[bracket + 2 : -1], source, i + 1)
-                if len(holes[seat]) != 2:
-                    raise fail(f"expected two hole cards in {text!r}", i)
             continue
         colon = text.find(": ")
         seat = -1
@@ -545,7 +564,6 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
 
     if engine_of[big_poster] != 1:
         raise fail(f"big blind posted by {names[big_poster]} out of position", start)
-    ante_values = {a for a in antes if a}
     if betting == "limit":
         # Limit stakes name the small and big bets; the blinds are what was posted.
         small = blinds[small_poster] if small_poster >= 0 else stake_low // 2
@@ -554,10 +572,14 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
     else:
         small, big, raise_sizes = stake_low, stake_high, ()
     button = seat_numbers[order[0] if n == 2 else order[-1]]
+    ante = max(antes)  # the largest ante posted, or 0 when none was
+    if ante == 0 and min(antes) < 0:
+        ante = max(a for a in antes if a)
     seats = tuple([
         _new_tuple(PlayerSeat, (names[t], seat_numbers[t], stacks[t], blinds[t], antes[t],
                                 tuple(holes[t]), showed[t],
-                                _fraction(collected[t]), uncalled[t]))
+                                ZERO if collected[t] == 0 else _fraction(collected[t]),
+                                uncalled[t]))
         for t in order
     ])
     return HandRecord(
@@ -567,7 +589,7 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
         started=started,
         small_blind=small,
         big_blind=big,
-        ante=max(ante_values, default=0),
+        ante=ante,
         max_seats=int(max_seats_text),
         button=button,
         seats=seats,

@@ -32,7 +32,7 @@ from typing import Final
 
 from checkraise.cards import format_card
 from checkraise.engine import Action, Betting, RuleSet, State, TableConfig
-from checkraise.histories.record import STREET_NAMES, HandHistoryError, HandRecord, Move
+from checkraise.histories.record import STREET_NAMES, ZERO, HandHistoryError, HandRecord, Move
 
 __all__ = ["replay", "table_config"]
 
@@ -56,8 +56,8 @@ def table_config(hand: HandRecord) -> TableConfig:
     """
     n = hand.num_players
     first = hand.first_player or ((0, 1, 1, 1) if n == 2 else (2 % n, 0, 0, 0))
-    stacks = tuple(s.stack for s in hand.seats)
-    blinds = tuple(s.blind for s in hand.seats)
+    stacks = tuple([s.stack for s in hand.seats])
+    blinds = tuple([s.blind for s in hand.seats])
     # Tables repeat from hand to hand; building (and validating) one costs more than a replay.
     key = (stacks, blinds, first, hand.ante, hand.betting, hand.rules, hand.raise_sizes,
            hand.max_raises)
@@ -93,16 +93,26 @@ def _new_config(
 
 def _deck(hand: HandRecord) -> list[int]:
     """Dealing order for the engine: known cards in place, unknown ones the lowest unused."""
-    known = [c for s in hand.seats for c in s.hole_cards]
-    if len(known) == 2 * len(hand.seats) and all(len(s.hole_cards) == 2 for s in hand.seats):
+    known: list[int] = []
+    for s in hand.seats:
+        if len(s.hole_cards) != 2:
+            break
+        known += s.hole_cards
+    else:
         # Every hole card known (the common case): only the undealt board is filled in,
         # with the same lowest unused cards as below.
-        known.extend(hand.board)
+        known += hand.board
         missing = 5 - len(hand.board)
         if missing > 0:
             used = set(known)
-            known.extend([c for c in range(52) if c not in used][:missing])
+            card = 0
+            while missing:
+                if card not in used:
+                    known.append(card)
+                    missing -= 1
+                card += 1
         return known
+    known = [c for s in hand.seats for c in s.hole_cards]
     known.extend(hand.board)
     used = set(known)
     spare = iter([c for c in range(52) if c not in used])
@@ -237,6 +247,8 @@ def _check_payout(hand: HandRecord, state: State) -> None:
         for k, s in enumerate(seats):
             c = s.collected
             p = paid[k]
+            if c is ZERO and p == 0:  # most seats: the reader's shared zero
+                continue
             # Whole amounts compare as ints: Fraction's own comparison is far slower.
             if c.numerator != p if c.denominator == 1 and type(p) is int else c != p:
                 raise HandHistoryError(

@@ -108,6 +108,10 @@ class SeatStats(NamedTuple):
     net: float
 
 
+# net, position, seven 0/1 flags, three postflop counts, net_bb
+_Columns = tuple[float, str, int, int, int, int, int, int, int, int, int, int, float]
+
+
 def seat_stats(hand: HandRecord) -> list[SeatStats]:
     """Per-seat statistic counts of one hand, in engine seat order.
 
@@ -117,29 +121,34 @@ def seat_stats(hand: HandRecord) -> list[SeatStats]:
     >>> seat_stats(parse_text(EXAMPLE)[0])[2].position
     'BTN'
     """
+    columns, invested = _seat_counts(hand)
     return [
         SeatStats(position, vpip == 1, pfr == 1, chance == 1, three == 1, flop == 1, sd == 1,
-                  won == 1, bets, raises, calls, invested, net)
-        for (net, position, vpip, pfr, chance, three, flop, sd, won, bets, raises, calls, _,
-             invested) in seat_columns(hand)
+                  won == 1, bets, raises, calls, chips, net)
+        for (net, position, vpip, pfr, chance, three, flop, sd, won, bets, raises, calls, _),
+        chips in zip(columns, invested, strict=True)
     ]
 
 
-def seat_columns(hand: HandRecord) -> list[tuple[float, str, int, int, int, int, int, int, int,
-                                                 int, int, int, float, int]]:
+def seat_columns(hand: HandRecord) -> list[_Columns]:
     """Each seat's counts as the hand database stores them, flags as ``0``/``1``.
 
     Per seat: ``(net, position, vpip, pfr, three_bet_chance, three_bet, saw_flop, showdown,
-    won_at_showdown, postflop_bets, postflop_raises, postflop_calls, net_bb, invested)``:
-    the ``seats`` columns from ``net`` on, in order, then the chips put in. Plain ints
-    rather than bools, because ``sqlite3`` binds an exact ``int`` several times faster.
+    won_at_showdown, postflop_bets, postflop_raises, postflop_calls, net_bb)``, the
+    ``seats`` columns from ``net`` on, in order. Plain ints rather than bools, because
+    ``sqlite3`` binds an exact ``int`` several times faster.
 
     Examples
     --------
     >>> from checkraise.histories.pokerstars import EXAMPLE, parse_text
     >>> seat_columns(parse_text(EXAMPLE)[0])[2]
-    (3.0, 'BTN', 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1.5, 6)
+    (3.0, 'BTN', 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1.5)
     """
+    return _seat_counts(hand)[0]
+
+
+def _seat_counts(hand: HandRecord) -> tuple[list[_Columns], list[int]]:
+    """:func:`seat_columns` and the chips each seat put in."""
     seats = hand.seats
     n = len(seats)
     vpip = [0] * n
@@ -189,9 +198,8 @@ def seat_columns(hand: HandRecord) -> list[tuple[float, str, int, int, int, int,
             net, positions[seat], vpip[seat], pfr[seat], chance[seat], three[seat],
             1 if in_after_preflop >= 2 and folded_at[seat] > 0 else 0, showdown,
             1 if showdown and won > 0 else 0, bets[seat], raises[seat], calls[seat], net / big,
-            invested[seat],
         ))
-    return out
+    return out, invested
 
 
 @dataclass(frozen=True, slots=True)
