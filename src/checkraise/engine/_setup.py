@@ -99,8 +99,9 @@ def deal_cards(
 
 
 def check_cards(cards: Sequence[int]) -> None:
-    for c in cards:
-        if not 0 <= c < 52:
-            raise ValueError(f"invalid card {c!r}: expected an int 0..51")
+    if cards and not (min(cards) >= 0 and max(cards) < 52):
+        for c in cards:  # name the first bad card, in order
+            if not 0 <= c < 52:
+                raise ValueError(f"invalid card {c!r}: expected an int 0..51")
     if len(set(cards)) != len(cards):
         raise ValueError(f"a card is given twice in {list(cards)!r}")

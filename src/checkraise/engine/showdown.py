@@ -54,10 +54,9 @@ class Result(NamedTuple):
 
 
 def _uncalled(tot: Sequence[int]) -> tuple[int, int] | None:
-    top = max(tot)
-    seat = tot.index(top)
-    second = max(t for i, t in enumerate(tot) if i != seat)
-    return (seat, top - second) if top > second else None
+    # The largest total and the runner-up (equal to it when two seats share the top).
+    second, top = sorted(tot)[-2:]
+    return (tot.index(top), top - second) if top > second else None
 
 
 def pots(tot: Sequence[int], live: Sequence[bool], order: Sequence[int]) -> list[Pot]:

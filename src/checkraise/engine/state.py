@@ -153,16 +153,16 @@ class State:
             self._end_round()
 
     def _next_pending(self, after: int) -> int:
-        n = self._n
+        """The first seat after ``after`` (cyclically) with its bit set in ``_pending``, or -1."""
         pending = self._pending
-        i = after
-        for _ in range(n):
-            i += 1
-            if i == n:
-                i = 0
-            if pending >> i & 1:
-                return i
-        return -1
+        if not pending:
+            return -1
+        # Bit arithmetic instead of a walk round the table: the lowest pending seat above
+        # ``after``, else the lowest pending seat overall (pending only holds seats < n).
+        later = pending >> (after + 1) << (after + 1)
+        if later:
+            return (later & -later).bit_length() - 1
+        return (pending & -pending).bit_length() - 1
 
     def _end_round(self) -> None:
         cfg = self._cfg
