@@ -171,3 +171,17 @@ def test_import_pauses_the_cycle_collector_only_while_it_runs(tmp_path: Path) ->
         assert not gc.isenabled()  # left off when the caller had it off
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["STATE:0:f:AsKd|2c2d:-50|50:A|B\n", "\n \n# comment\nSTATE:0:f:AsKd|2c2d:-50|50:A|B\n",
+     "  STATE:0:f\n", "\ufeff;x\n", "\r\n\r\nSTATE:1\r\n", "\x0c\n\u2028\nSTATE:1\n", "", "\n\n",
+     "PokerStars Hand #1: x\n", " \t\nPokerStars Hand #1: x\n"],
+)
+def test_format_told_from_the_text_as_from_the_file(tmp_path: Path, text: str) -> None:
+    from checkraise.histories.importer import _format_of, detect_format
+
+    path = tmp_path / "x.txt"
+    path.write_bytes(text.encode("utf-8"))
+    assert _format_of(path.read_text(encoding="utf-8-sig")) == detect_format(path)

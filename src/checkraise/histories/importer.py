@@ -23,6 +23,7 @@ Examples
 from __future__ import annotations
 
 import gc
+import re
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -36,6 +37,8 @@ from checkraise.histories.replay import replay
 from checkraise.protocol.gamedef import GameDef
 
 __all__ = ["FileReport", "detect_format", "import_files", "read_hands"]
+
+_NOT_BLANK = re.compile(r"\S")  # \s is what str.strip() removes
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,15 @@ def detect_format(path: str | Path) -> str:
     return "pokerstars"
 
 
+def _format_of(text: str) -> str:
+    """:func:`detect_format` of a file's whole text (newlines already ``\\n``)."""
+    found = _NOT_BLANK.search(text)  # the first character that is not blank
+    if found is None:
+        return "pokerstars"
+    line = text.rfind("\n", 0, found.start()) + 1  # its line, leading blanks included
+    return "acpc" if text.startswith(("#", ";", "STATE:"), line) else "pokerstars"
+
+
 def read_hands(path: str | Path, *, game: GameDef | None = None) -> list[HandRecord]:
     """Read, replay and check every hand of one file.
 
@@ -88,9 +100,11 @@ def read_hands(path: str | Path, *, game: GameDef | None = None) -> list[HandRec
     ...     len(read_hands(p))
     1
     """
-    if detect_format(path) == "acpc":
+    path = Path(path)
+    text = path.read_text(encoding="utf-8-sig")  # read once: to tell the format and to parse
+    if _format_of(text) == "acpc":
         return acpc_log.parse_log_file(path, game)
-    hands = pokerstars.parse_file(path)
+    hands = pokerstars.parse_text(text, source=path.name)
     for hand in hands:
         replay(hand)
     return hands
