@@ -39,11 +39,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from fractions import Fraction
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from pathlib import Path
 from typing import Final
 
-from checkraise.cards import format_card, parse_card
+from checkraise.cards import format_card
+from checkraise.histories._pokerstars_lex import (
+    CARD_OF,
+    GAMES,
+    HOLE_OF,
+    SEAT_LINES,
+    TABLES,
+    Amounts,
+    fraction,
+    new_tuple,
+    quick_lines,
+    read_cards,
+    seat_order,
+)
 from checkraise.histories.pokerstars_writer import format_hand, format_hands
 from checkraise.histories.record import (
     ZERO,
@@ -94,119 +107,6 @@ _NOISE = re.compile(
 _STREET_MARKS: Final = {"*** FLOP ***": 1, "*** TURN ***": 2, "*** RIVER ***": 3}
 _BOARD_SIZE: Final = (0, 3, 4, 5)
 _FOLD, _CHECK, _CALL, _BET, _RAISE_MOVE = Move.FOLD, Move.CHECK, Move.CALL, Move.BET, Move.RAISE
-_CARD_OF: Final = {r + s: parse_card(r + s) for r in "23456789TJQKA" for s in "cdhs"}
-# The end of a "Dealt to NAME [Ah Kd]" line, for every two distinct cards.
-_HOLE_OF: Final = {f" [{a} {b}]": (ca, cb) for a, ca in _CARD_OF.items()
-                   for b, cb in _CARD_OF.items() if ca != cb}
-# Building a named tuple through tuple.__new__ skips its Python-level __new__ (and its defaults).
-_new_tuple: Final = tuple.__new__
-_QUICK: dict[tuple[str, ...], dict[str, tuple[int, Move]]] = {}
-_SEAT_LINES: dict[int, dict[str, tuple[int, str, int]]] = {}
-_FRACTIONS: dict[int, Fraction] = {0: ZERO}
-_EXACT_CHIPS: dict[str, Fraction] = {}
-
-
-def _fraction(value: int | Fraction) -> Fraction:
-    """``Fraction(value)``, shared for whole amounts (they repeat; a Fraction is immutable)."""
-    if type(value) is not int:
-        return Fraction(value)
-    found = _FRACTIONS.get(value)
-    if found is None:
-        if len(_FRACTIONS) > 4096:
-            _FRACTIONS.clear()
-        found = _FRACTIONS[value] = Fraction(value)
-    return found
-
-
-def _quick_lines(names: tuple[str, ...]) -> dict[str, tuple[int, Move]]:
-    """``"X: folds"`` and ``"X: checks"`` for each seated player, to (table index, move).
-
-    The seatings repeat from hand to hand, so the dictionaries are kept. A name that the
-    line-by-line reader could split differently (one holding ``": "`` or starting like a
-    section or a deal) is left out, and its lines take the general path.
-    """
-    quick = _QUICK.get(names)
-    if quick is None:
-        quick = {}
-        for k, name in enumerate(names):
-            if ": " in name or name.startswith(("*** ", "Dealt to ")):
-                continue
-            quick[f"{name}: folds"] = (k, _FOLD)
-            quick[f"{name}: checks"] = (k, _CHECK)
-        if len(_QUICK) > 4096:
-            _QUICK.clear()
-        _QUICK[names] = quick
-    return quick
-
-
-def _card(text: str, source: str, line: int) -> int:
-    card = _CARD_OF.get(text)
-    if card is None:
-        try:
-            card = parse_card(text)
-        except ValueError as exc:
-            raise HandHistoryError(str(exc), source, line) from None
-    return card
-
-
-def _cards(text: str, source: str, line: int) -> list[int]:
-    cards = [_CARD_OF.get(t, -1) for t in text.split()]
-    if -1 in cards:  # not all in the canonical form: read (or reject) one by one
-        return [_card(t, source, line) for t in text.split()]
-    return cards
-
-
-class _Amounts:
-    """Turns printed amounts into integer chips (cents in real-money games)."""
-
-    __slots__ = ("line", "source", "unit")
-
-    def __init__(self, unit: int, source: str) -> None:
-        self.unit = unit
-        self.source = source
-        self.line = 0
-
-    def chips(self, text: str) -> int:
-        if self.unit == 1:
-            try:
-                return int(text)
-            except ValueError:
-                pass
-        value = self.exact(text)
-        if value.denominator != 1 or value < 0:
-            raise HandHistoryError(f"impossible amount {text!r}: expected whole chips", self.source,
-                                   self.line)
-        return int(value)
-
-    def exact(self, text: str) -> Fraction:
-        if self.unit == 1:
-            # Pot and rake amounts repeat; the same text always reads the same.
-            found = _EXACT_CHIPS.get(text)
-            if found is None:
-                found = _fraction(self.number(text))
-                if len(_EXACT_CHIPS) < 4096:
-                    _EXACT_CHIPS[text] = found
-            return found
-        return _fraction(self.number(text))
-
-    def number(self, text: str) -> int | Fraction:
-        """The amount in chips: an int when whole (cheap), else an exact fraction."""
-        clean = text.lstrip("$€£").replace(",", "")
-        if self.unit == 1:
-            if clean.endswith(".0"):
-                clean = clean[:-2]
-            try:
-                return int(clean)
-            except ValueError:
-                pass
-        try:
-            value = Fraction(clean) * self.unit
-        except (ValueError, ZeroDivisionError):
-            raise HandHistoryError(f"impossible amount {text!r}: expected a number", self.source,
-                                   self.line) from None
-        return value.numerator if value.denominator == 1 else value
-
-
 def parse_file(path: str | Path) -> list[HandRecord]:
     """Read every hand of a PokerStars history file.
 
@@ -268,23 +168,38 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
     if head is None:
         raise fail(f"unreadable hand header {lines[start]!r}", start)
     hand_id, game, sb_text, bb_text, started = head.groups()
-    if "Tournament" in game or "Hold'em" not in game:
-        raise fail(f"unsupported game {game!r}: expected a Hold'em cash game", start)
-    betting = "limit" if "Hold'em Limit" in game else "nolimit"
-    if betting == "nolimit" and "No Limit" not in game:
-        raise fail(f"unsupported game {game!r}: expected No Limit or Limit Hold'em", start)
-    stakes = sb_text + bb_text
-    money = "." in stakes or "$" in stakes or "€" in stakes or "£" in stakes
-    currency = next((ch for ch in sb_text if ch in "$€£"), "") if money else ""
-    amounts = _Amounts(100 if money else 1, source)
-    amounts.line = start + 1
-    stake_low, stake_high = amounts.chips(sb_text), amounts.chips(bb_text)
+    # Game and stakes repeat from hand to hand: each distinct one is checked once.
+    game_key = (game, sb_text, bb_text)
+    known_game = GAMES.get(game_key)
+    if known_game is None:
+        if "Tournament" in game or "Hold'em" not in game:
+            raise fail(f"unsupported game {game!r}: expected a Hold'em cash game", start)
+        betting = "limit" if "Hold'em Limit" in game else "nolimit"
+        if betting == "nolimit" and "No Limit" not in game:
+            raise fail(f"unsupported game {game!r}: expected No Limit or Limit Hold'em", start)
+        stakes = sb_text + bb_text
+        money = "." in stakes or "$" in stakes or "€" in stakes or "£" in stakes
+        currency = next((ch for ch in sb_text if ch in "$€£"), "") if money else ""
+        amounts = Amounts(100 if money else 1, source)
+        amounts.line = start + 1
+        stake_low, stake_high = amounts.chips(sb_text), amounts.chips(bb_text)
+        if len(GAMES) > 4096:
+            GAMES.clear()
+        GAMES[game_key] = (betting, currency, amounts.unit, stake_low, stake_high)
+    else:
+        betting, currency, unit, stake_low, stake_high = known_game
+        amounts = Amounts(unit, source)
     if start + 1 >= stop:
         raise fail("truncated hand: no table line", start)
-    table_m = _TABLE.match(lines[start + 1])
-    if table_m is None:
-        raise fail(f"unreadable table line {lines[start + 1]!r}", start + 1)
-    table, max_seats_text, _printed_button = table_m.groups()
+    table_line = TABLES.get(lines[start + 1])
+    if table_line is None:
+        table_m = _TABLE.match(lines[start + 1])
+        if table_m is None:
+            raise fail(f"unreadable table line {lines[start + 1]!r}", start + 1)
+        if len(TABLES) > 4096:
+            TABLES.clear()
+        table_line = TABLES[lines[start + 1]] = (table_m.group(1), table_m.group(2))
+    table, max_seats_text = table_line
 
     names: list[str] = []
     seat_numbers: list[int] = []
@@ -292,7 +207,7 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
     index: dict[str, int] = {}
     blinds: list[int] = []
     antes: list[int] = []
-    holes: list[list[int]] = []
+    holes: list[tuple[int, ...]] = []
     showed: list[bool] = []
     uncalled: list[int] = []
     actions: list[HandAction] = []
@@ -308,9 +223,9 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
 
     i = start + 2
     # Seat lines repeat from hand to hand: each distinct one is read once (per unit).
-    known_seats = _SEAT_LINES.get(amounts.unit)
+    known_seats = SEAT_LINES.get(amounts.unit)
     if known_seats is None or len(known_seats) > 65536:
-        known_seats = _SEAT_LINES[amounts.unit] = {}
+        known_seats = SEAT_LINES[amounts.unit] = {}
     while i < stop and lines[i].startswith("Seat "):
         text = lines[i]
         seat_line = known_seats.get(text)
@@ -346,7 +261,7 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
         raise fail(f"{n} players dealt in: expected 2 to 10", i)
     blinds = [0] * n
     antes = [0] * n
-    holes = [[] for _ in range(n)]
+    holes = [()] * n
     showed = [False] * n
     collected: list[int | Fraction] = [0] * n
     uncalled = [0] * n
@@ -360,11 +275,11 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
 
     summary_at = stop
     fractional = False
-    order: list[int] = []
-    engine_of: list[int] = []
+    order: tuple[int, ...] = ()
+    engine_of: tuple[int, ...] = ()
     fold_, check_, call_, bet_, raise_ = _FOLD, _CHECK, _CALL, _BET, _RAISE_MOVE
-    quick = _quick_lines(tuple(names))
-    new_action = _new_tuple
+    quick = quick_lines(tuple(names))
+    new_action = new_tuple
     body = i
     for i in range(body, stop):
         text = lines[i]
@@ -377,22 +292,22 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
             lines_of.append(i + 1)
             continue
         if text.startswith("Dealt to "):
-            pair = _HOLE_OF.get(text[-8:])
+            pair = HOLE_OF.get(text[-8:])
             if pair is not None:
                 seat = index.get(text[9:-8], -1)
                 if seat < 0:
                     seat = player(text[9:-8], i)
-                holes[seat] = [pair[0], pair[1]]
+                holes[seat] = pair
                 continue
-            first_card = _CARD_OF.get(text[-6:-4])
-            second_card = _CARD_OF.get(text[-3:-1])
+            first_card = CARD_OF.get(text[-6:-4])
+            second_card = CARD_OF.get(text[-3:-1])
             if text[-8:-6] == " [" and first_card is not None and second_card is not None:
                 seat = player(text[9:-8], i)
-                holes[seat] = [first_card, second_card]
+                holes[seat] = (first_card, second_card)
             else:
                 bracket = text.rfind(" [")
                 seat = player(text[9:bracket], i)
-                holes[seat] = _cards(text[bracket + 2 : -1], source, i + 1)
+                holes[seat] = tuple(read_cards(text[bracket + 2 : -1], source, i + 1))
                 if len(holes[seat]) != 2:
                     raise fail(f"expected two hole cards in {text!r}", i)
             continue
@@ -406,10 +321,7 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
                 if big_poster < 0:
                     raise fail("no big blind posted before the hole cards", i)
                 first = small_poster if small_poster >= 0 else (big_poster - 1) % n
-                order = [(first + k) % n for k in range(n)]
-                engine_of = [0] * n
-                for k, table_index in enumerate(order):
-                    engine_of[table_index] = k
+                order, engine_of = seat_order(first, n)
             elif text == "*** SUMMARY ***":
                 summary_at = i
                 break
@@ -419,7 +331,7 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
                 mark = _STREET_MARKS.get(text.partition(" [")[0])
                 if mark is None or street < 0:
                     raise fail(f"unknown section {text!r}", i)
-                dealt = _cards(" ".join(_CARDS.findall(text)), source, i + 1)
+                dealt = read_cards(" ".join(_CARDS.findall(text)), source, i + 1)
                 if len(dealt) != _BOARD_SIZE[mark] or dealt[: len(board)] != board:
                     raise fail(f"bad board in {text!r}: expected the earlier cards plus "
                                f"{_BOARD_SIZE[mark] - len(board)} new", i)
@@ -510,11 +422,11 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
             lines_of.append(i + 1)
         elif verb == "shows":
             shown = _CARDS.findall(rest)
-            cards = _cards(shown[0], source, i + 1) if shown else []
+            cards = read_cards(shown[0], source, i + 1) if shown else []
             if len(cards) == 2:
-                if holes[seat] and holes[seat] != cards:
+                if holes[seat] and holes[seat] != tuple(cards):
                     raise fail(f"{names[seat]} shows {shown[0]} but was dealt others", i)
-                holes[seat] = cards
+                holes[seat] = tuple(cards)
                 showed[seat] = True
         elif verb in ("mucks", "doesn't"):
             pass
@@ -533,10 +445,10 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
             if cut >= 0:
                 colon = text.find(": ")
                 seat = player(text[colon + 2 : cut].split(" (")[0], i)
-                cards = _cards(_CARDS.findall(text[cut:])[0], source, i + 1)
-                if holes[seat] and holes[seat] != cards:
+                cards = read_cards(_CARDS.findall(text[cut:])[0], source, i + 1)
+                if holes[seat] and holes[seat] != tuple(cards):
                     raise fail(f"{names[seat]} shows {cards} but was dealt others", i)
-                holes[seat] = cards
+                holes[seat] = tuple(cards)
                 showed[seat] = showed[seat] or text[cut + 1] == "s"
         elif text.startswith("Total pot "):
             m = _TOTAL.match(text)
@@ -544,7 +456,7 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
                 raise fail(f"unreadable pot line {text!r}", i)
             total_pot, rake = amounts.exact(m.group(1)), amounts.exact(m.group(2))
         elif text.startswith("Board ["):
-            if _cards(text[7:-1], source, i + 1) != board:
+            if read_cards(text[7:-1], source, i + 1) != board:
                 raise fail(f"summary board {text[6:]} differs from the board dealt", i)
         elif text.strip():
             raise fail(f"unexpected summary line {text!r}", i)
@@ -555,7 +467,7 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
         raise fail("no big blind posted", start)
     if total_pot is None:
         raise fail("no 'Total pot' line in the summary", stop - 1)
-    dealt_cards = [card for cards in holes for card in cards]
+    dealt_cards = list(chain.from_iterable(holes))
     dealt_cards.extend(board)
     if len(set(dealt_cards)) != len(dealt_cards):
         seen: set[int] = set()
@@ -578,9 +490,9 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
     if ante == 0 and min(antes) < 0:
         ante = max(a for a in antes if a)
     seats = tuple([
-        _new_tuple(PlayerSeat, (names[t], seat_numbers[t], stacks[t], blinds[t], antes[t],
-                                tuple(holes[t]), showed[t],
-                                ZERO if collected[t] == 0 else _fraction(collected[t]),
+        new_tuple(PlayerSeat, (names[t], seat_numbers[t], stacks[t], blinds[t], antes[t],
+                                holes[t], showed[t],
+                                ZERO if collected[t] == 0 else fraction(collected[t]),
                                 uncalled[t]))
         for t in order
     ])
