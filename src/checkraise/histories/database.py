@@ -45,6 +45,7 @@ import contextlib
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
@@ -255,7 +256,9 @@ def _player_ids(db: sqlite3.Connection, names: Iterable[str]) -> dict[str, int]:
     return ids
 
 
+@lru_cache(maxsize=1024)
 def _ints(values: tuple[int, ...]) -> str:
+    # Few distinct tuples (first players, limit sizes): each is written out once.
     return " ".join(map(str, values))
 
 
@@ -298,29 +301,31 @@ def _insert(db: sqlite3.Connection, hands: Sequence[HandRecord]) -> int:
     pair_text = _PAIR_TEXT
     # Every value bound is an exact int, float or str: sqlite3 binds those directly, while
     # a bool or an enum member goes through its adapter lookup first (several times slower).
+    # A whole amount goes into a TEXT column as an int: SQLite stores its decimal text.
     for hid, h in enumerate(fresh, next_id):
+        pot, rake = h.total_pot, h.rake
         hand_rows.append(
             (hid, h.site, h.hand_id, h.table, h.started, h.small_blind, h.big_blind, h.ante,
-             h.max_seats, h.button, len(h.seats), _cards_text(h.board), str(h.total_pot),
-             str(h.rake), h.betting, _ints(h.first_player), _ints(h.raise_sizes),
-             _ints(h.max_raises), h.rules, h.unit, h.currency, h.source, h.line)
+             h.max_seats, h.button, len(h.seats), _cards_text(h.board),
+             pot.numerator if pot.denominator == 1 else str(pot),
+             rake.numerator if rake.denominator == 1 else str(rake), h.betting,
+             _ints(h.first_player), _ints(h.raise_sizes), _ints(h.max_raises), h.rules, h.unit,
+             h.currency, h.source, h.line)
         )
-        for k, (s, columns) in enumerate(zip(h.seats, seat_columns(h), strict=True)):
-            hole = s.hole_cards
-            collected = s.collected
+        for k, ((name, table_seat, stack, blind, ante, hole, showed, collected, uncalled),
+                columns) in enumerate(zip(h.seats, seat_columns(h), strict=True)):
             seat_rows.append(
-                (hid, k, s.table_seat, players[s.name], s.stack, s.blind, s.ante,
+                (hid, k, table_seat, players[name], stack, blind, ante,
                  pair_text[52 * hole[0] + hole[1]] if len(hole) == 2
                  else (_cards_text(hole) if hole else None),
-                 1 if s.showed else 0,
-                 # A whole amount goes into the TEXT column as its decimal text (affinity).
+                 1 if showed else 0,
                  collected.numerator if collected.denominator == 1 else str(collected),
-                 s.uncalled, *columns)
+                 uncalled, *columns)
             )
-        action_rows.extend(
-            (hid, i, a.street, a.seat, str(a.move), a.amount, a.to, 1 if a.all_in else 0)
-            for i, a in enumerate(h.actions)
-        )
+        action_rows += [
+            (hid, i, street, seat, str(move), amount, to, 1 if all_in else 0)
+            for i, (seat, street, move, amount, to, all_in) in enumerate(h.actions)
+        ]
     db.executemany(_HAND_INSERT, hand_rows)
     db.executemany(_SEAT_INSERT, seat_rows)
     db.executemany(_ACTION_INSERT, action_rows)
