@@ -185,3 +185,15 @@ def test_format_told_from_the_text_as_from_the_file(tmp_path: Path, text: str) -
     path = tmp_path / "x.txt"
     path.write_bytes(text.encode("utf-8"))
     assert _format_of(path.read_text(encoding="utf-8-sig")) == detect_format(path)
+
+
+def test_undecodable_file_is_reported_and_the_others_go_in(tmp_path: Path) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text((PLURIBUS / "pluribus_32.txt").read_text())
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes((PLURIBUS / "pluribus_30.txt").read_bytes()[:20000] + b"\xff\xfe junk\n")
+    db = open_database(tmp_path / "h.sqlite")
+    good_report, bad_report = import_files(db, [good, bad])
+    assert good_report.ok and not bad_report.ok
+    assert "can't decode byte 0xff in position 20000" in str(bad_report.error)
+    assert _count(db, "hands") == 95

@@ -101,10 +101,17 @@ def read_hands(path: str | Path, *, game: GameDef | None = None) -> list[HandRec
     1
     """
     path = Path(path)
-    text = path.read_text(encoding="utf-8-sig")  # read once: to tell the format and to parse
-    if _format_of(text) == "acpc":
+    try:
+        text = path.read_text(encoding="utf-8-sig")  # read once: to tell the format and parse
+        acpc = _format_of(text) == "acpc"
+    except UnicodeDecodeError:
+        # Let each reader meet the bad bytes itself, so the error reads as it always has.
+        text = None
+        acpc = detect_format(path) == "acpc"
+    if acpc:
         return acpc_log.parse_log_file(path, game)
-    hands = pokerstars.parse_text(text, source=path.name)
+    hands = (pokerstars.parse_file(path) if text is None
+             else pokerstars.parse_text(text, source=path.name))
     for hand in hands:
         replay(hand)
     return hands
