@@ -16,8 +16,19 @@ from checkraise.cards import parse_card
 from checkraise.histories.record import ZERO, HandHistoryError, Move
 
 __all__ = [
-    "CARD_OF", "GAMES", "HOLE_OF", "SEAT_LINES", "TABLES", "Amounts", "fraction", "new_tuple",
-    "quick_lines", "read_card", "read_cards", "seat_order",
+    "CARD_OF",
+    "GAMES",
+    "HOLE_OF",
+    "SEAT_LINES",
+    "TABLES",
+    "Amounts",
+    "action_words",
+    "fraction",
+    "new_tuple",
+    "quick_lines",
+    "read_card",
+    "read_cards",
+    "seat_order",
 ]
 
 _FOLD, _CHECK = Move.FOLD, Move.CHECK
@@ -33,6 +44,16 @@ _FRACTIONS: dict[int, Fraction] = {0: ZERO}
 _EXACT_CHIPS: dict[str, Fraction] = {}
 GAMES: dict[tuple[str, str, str], tuple[str, str, int, int, int]] = {}
 TABLES: dict[str, tuple[str, str]] = {}
+_WORDS: dict[int, dict[str, tuple[int, int, bool]]] = {}
+
+
+def action_words(unit: int) -> dict[str, tuple[int, int, bool]]:
+    """What an action's words (``"calls 100"``, ``"raises 100 to 200"``, ``"posts big blind
+    100"``) were read as, for amounts in ``unit``: the reader fills it, bounded here."""
+    words = _WORDS.get(unit)
+    if words is None or len(words) > 65536:
+        words = _WORDS[unit] = {}
+    return words
 
 
 @cache

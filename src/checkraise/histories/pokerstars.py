@@ -51,6 +51,7 @@ from checkraise.histories._pokerstars_lex import (
     SEAT_LINES,
     TABLES,
     Amounts,
+    action_words,
     fraction,
     new_tuple,
     quick_lines,
@@ -279,6 +280,7 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
     engine_of: tuple[int, ...] = ()
     fold_, check_, call_, bet_, raise_ = _FOLD, _CHECK, _CALL, _BET, _RAISE_MOVE
     quick = quick_lines(tuple(names))
+    words = action_words(amounts.unit)
     new_action = new_tuple
     body = i
     for i in range(body, stop):
@@ -366,18 +368,27 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
         if verb == "posts":
             if street >= 0:
                 raise fail(f"post {rest!r} after the hole cards were dealt", i)
-            if tail.endswith(" and is all-in"):
-                tail = tail[:-14]
-            if tail.startswith("small blind "):
-                blinds[seat] += amounts.chips(tail[12:])
+            known = words.get(rest)
+            if known is None:
+                post = tail[:-14] if tail.endswith(" and is all-in") else tail
+                if post.startswith("small blind "):
+                    known = (0, amounts.chips(post[12:]), False)
+                elif post.startswith("big blind "):
+                    known = (1, amounts.chips(post[10:]), False)
+                elif post.startswith("the ante "):
+                    known = (2, amounts.chips(post[9:]), False)
+                else:
+                    raise fail(f"unknown post {rest!r}", i)
+                words[rest] = known
+            kind, value, _ = known
+            if kind == 0:
+                blinds[seat] += value
                 small_poster = seat if small_poster < 0 else small_poster
-            elif tail.startswith("big blind "):
-                blinds[seat] += amounts.chips(tail[10:])
+            elif kind == 1:
+                blinds[seat] += value
                 big_poster = seat if big_poster < 0 else big_poster
-            elif tail.startswith("the ante "):
-                antes[seat] += amounts.chips(tail[9:])
             else:
-                raise fail(f"unknown post {rest!r}", i)
+                antes[seat] += value
         elif street < 0:
             if _NOISE.match(text) is None:
                 raise fail(f"{verb!r} before the hole cards: expected posts", i)
@@ -394,8 +405,11 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
                                                    street_in[seat], False)))
             lines_of.append(i + 1)
         elif verb == "calls" or verb == "bets":
-            all_in = tail.endswith(" and is all-in")
-            amount = amounts.chips(tail[:-14] if all_in else tail)
+            known = words.get(rest)
+            if known is None:
+                all_in = tail.endswith(" and is all-in")
+                known = words[rest] = (amounts.chips(tail[:-14] if all_in else tail), 0, all_in)
+            amount, _, all_in = known
             if amount <= 0 or street < 0:
                 raise fail(f"impossible {verb[:-1]} in {text!r}", i)
             street_in[seat] += amount
@@ -408,17 +422,21 @@ def _parse_hand(lines: list[str], start: int, stop: int, source: str) -> HandRec
                                                    street_in[seat], all_in)))
             lines_of.append(i + 1)
         elif verb == "raises":
-            m = _RAISE.match(rest)
-            if m is None or street < 0:
-                raise fail(f"unreadable raise {rest!r}: expected 'raises X to Y'", i)
-            by, to = amounts.chips(m.group(1)), amounts.chips(m.group(2))
+            known = words.get(rest)
+            if known is None:
+                m = _RAISE.match(rest)
+                if m is None or street < 0:
+                    raise fail(f"unreadable raise {rest!r}: expected 'raises X to Y'", i)
+                known = words[rest] = (amounts.chips(m.group(1)), amounts.chips(m.group(2)),
+                                       m.group(3) is not None)
+            by, to, all_in = known
             if to - by != high or by <= 0:
                 raise fail(f"impossible amount in {text!r}: a raise by {by} to {to} over a bet "
                            f"of {high}", i)
             added = to - street_in[seat]
             street_in[seat] = high = to
             actions.append(new_action(HandAction, (engine_of[seat], street, raise_, added, to,
-                                                   m.group(3) is not None)))
+                                                   all_in)))
             lines_of.append(i + 1)
         elif verb == "shows":
             shown = _CARDS.findall(rest)
