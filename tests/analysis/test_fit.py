@@ -34,7 +34,7 @@ def test_fit_improves_the_likelihood_of_the_hands_it_is_fitted_to() -> None:
     actions = sum(len(replay(h, check_payout=False).observation(0).history) for h in hands)
     assert len(samples) == actions
     assert counts.hands == sum(h.num_players for h in hands)
-    fitted = load_config(fit_config(samples, counts))  # validates the written layout
+    fitted = load_config(fit_config(samples))  # validates the written layout
     for si, street in enumerate(STREETS):
         mine = [s for s in samples if s.street == si]
         actions_of = PREFLOP_ACTIONS if si == 0 else POSTFLOP_ACTIONS

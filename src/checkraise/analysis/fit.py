@@ -1,4 +1,4 @@
-"""Fit the default model's intervals and reference frequencies to hands with known cards.
+"""Fit the default model's intervals to hands with known cards.
 
 The paper (Li, Jiang, Chen, Bao, Chinese Journal of Computers 40(12), 2017) gives the
 intervals as expert values; we derive ours from hand histories that show every player's
@@ -13,8 +13,8 @@ cards (the Pluribus hands), so that they are reproducible:
   table; buckets of players with at least ``min_samples`` actions are then refitted on
   their own, the others keep the street's pooled values. Maximising this likelihood is
   what makes the Bayesian posterior over hands calibrated;
-* the **reference frequencies** of the adaptation are the pooled frequencies of fold /
-  call / raise when facing a bet and of check / bet otherwise, before and after the flop.
+* the adaptation settings are copied from the shipped configuration (the adaptation reads
+  each player's own frequencies, not pooled ones).
 
 ``python -m checkraise.analysis.fit FILES --out model.json`` writes a configuration that
 :func:`~checkraise.opponents.model.load_config` reads. The shipped
@@ -196,7 +196,6 @@ def _to_json(params: Params, n: int) -> dict[str, Any]:
 
 def fit_config(
     samples: Sequence[Sample],
-    counts: Counts,
     *,
     min_samples: int = 400,
     description: str = "",
@@ -224,29 +223,11 @@ def fit_config(
             if progress is not None:
                 progress(1)
 
-    def freq(parts: dict[str, int]) -> dict[str, float]:
-        total = sum(parts.values()) or 1
-        out = {k: round(v / total, 4) for k, v in parts.items()}
-        first = next(iter(out))
-        out[first] = round(1.0 - sum(v for k, v in out.items() if k != first), 4)
-        return out
-
-    reference = {
-        "preflop_facing": freq({"fold": counts.pre_fold, "call": counts.pre_call,
-                                "raise": counts.pre_raise}),
-        "preflop_open": freq({"check": counts.pre_check,
-                              "raise": counts.pre_open - counts.pre_check}),
-        "postflop_facing": freq({"fold": counts.post_fold_facing,
-                                 "call": counts.post_call_facing,
-                                 "raise": counts.post_raise_facing}),
-        "postflop_open": freq({"check": counts.post_check,
-                               "raise": counts.post_open - counts.post_check}),
-    }
     adapt = base.adapt
     return {
         "description": description,
-        "adapt": {"gain": adapt.gain, "prior_count": adapt.prior_count,
-                  "max_shift": adapt.max_shift, "reference": reference},
+        "adapt": {"prior_count": adapt.prior_count, "shrink": adapt.shrink,
+                  "sharpness": adapt.sharpness, "noise": adapt.noise},
         "streets": streets,
     }
 
@@ -259,11 +240,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--flop-runouts", type=int, default=None)
     args = parser.parse_args(argv)
     hands = [h for f in args.files for h in read_hands(f)]
-    samples, counts = collect_samples(hands, args.flop_runouts)
+    samples, _ = collect_samples(hands, args.flop_runouts)
     names = ", ".join(sorted(f.name for f in args.files))
     desc = (f"Fitted by checkraise.analysis.fit on {len(hands)} hands ({names}): maximum "
             "likelihood of each action given the P_win of the combo really held.")
-    cfg = fit_config(samples, counts, description=desc)
+    cfg = fit_config(samples, description=desc)
     args.out.write_text(json.dumps(cfg, indent=1) + "\n")
     print(f"wrote {args.out} from {len(hands)} hands")
 

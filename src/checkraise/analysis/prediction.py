@@ -22,8 +22,9 @@ The baseline is the **uniform prior** of an observer who knows only the board: u
 over the combos that avoid the board cards dealt by that street (other players' hole
 cards are not known to him, even folded ones). Three predictors are scored: ``uniform``,
 ``model`` (the default model, :class:`~checkraise.opponents.model.DFModel`) and
-``adapted`` (the same with intervals moved by each player's statistics, gathered online
-from the hands before, by name, in file order).
+``adapted`` (the same reading each player's actions through his own observed frequencies
+per situation, :meth:`~checkraise.opponents.model.DFModel.adaptation`, gathered online from
+the hands before, by name, in file order).
 """
 
 from __future__ import annotations

@@ -40,6 +40,7 @@ __all__ = [
     "HALF_POT_BELOW",
     "OPEN_POSTFLOP",
     "POT_ABOVE",
+    "PREFLOP_RAISES",
     "ActionClass",
     "UnderstoodAction",
     "aggression",
@@ -87,7 +88,8 @@ FACING_POSTFLOP: Final = (
 OPEN_POSTFLOP: Final = (
     ActionClass.CHECK, ActionClass.HALF, ActionClass.THREE_QUARTER, ActionClass.POT,
 )
-_PREFLOP_RAISES: Final = (ActionClass.RAISE, ActionClass.THREE_BET, ActionClass.FOUR_BET)
+PREFLOP_RAISES: Final = (ActionClass.RAISE, ActionClass.THREE_BET, ActionClass.FOUR_BET)
+"""The preflop raise class by the number of raises before it (0, 1, 2 or more)."""
 
 
 def aggression(cls: ActionClass) -> int:
@@ -141,6 +143,10 @@ class UnderstoodAction:
         For bets and raises, the chips added beyond a call over the pot after calling.
     index
         Position of the action in the hand's history.
+    raises
+        Bets and raises made before it on its street (the blinds not counted): preflop 0
+        is the open (or limp), 1 the 3-bet decision, 2 the 4-bet one; after the flop 0
+        is the first bet, 1 facing a bet, 2 facing a raise.
     """
 
     seat: int
@@ -152,6 +158,7 @@ class UnderstoodAction:
     to_call: int
     fraction: float = 0.0
     index: int = 0
+    raises: int = 0
 
     @property
     def facing(self) -> bool:
@@ -184,10 +191,11 @@ def understand(
             street = rnd
             raises = 0
         pot = sum(contrib) + dead
+        raised_before = raises
         owed = max(0, min(level, stacks[seat]) - contrib[seat])
         players = n - sum(folded)
         if street == 0:
-            raise_cls = _PREFLOP_RAISES[min(raises, 2)]
+            raise_cls = PREFLOP_RAISES[min(raises, 2)]
             choices: tuple[ActionClass, ...] = (
                 (ActionClass.FOLD, ActionClass.CALL, raise_cls) if owed > 0
                 else (ActionClass.CHECK, raise_cls)
@@ -206,14 +214,14 @@ def understand(
             added = action.amount - max(level, contrib[seat])
             fraction = added / (pot + owed) if pot + owed > 0 else 0.0
             if street == 0:
-                cls = _PREFLOP_RAISES[min(raises, 2)]
+                cls = PREFLOP_RAISES[min(raises, 2)]
             else:
                 cls = postflop_size_class(added, pot + owed)
             raises += 1
             contrib[seat] = action.amount
             level = max(level, action.amount)
         out.append(UnderstoodAction(seat, street, cls, choices, players, pot, owed, fraction,
-                                    index))
+                                    index, raised_before))
     return out
 
 

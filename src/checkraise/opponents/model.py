@@ -21,17 +21,32 @@ Intervals and baselines depend on the street and on the number of players in the
 (``checkraise/data/handreading_model.json``, fitted by :mod:`checkraise.analysis.fit`);
 :func:`load_config` validates it and any other.
 
-**Adaptation.** Against the shipped reference frequencies the intervals move with what a
-player is seen to do. Read a decision as a cut of the hands sorted by strength: facing a
-bet the weakest fold, the middle calls, the strongest raise; with no bet to face the
-weaker check and the stronger bet. If he folds more often than the reference, the
-fold/call boundary moves up by ``gain × (his fold rate − reference)`` (his calls and
-raises show stronger hands); if he raises less often, the call/raise boundary moves up
-by ``gain × (reference raise rate − his)``. So an opponent who calls too often (folds
-less) gets his call interval lowered, one who folds often gets it raised. The observed
-rates are shrunk towards the reference with ``prior_count`` pseudo-decisions, and a shift
-is at most ``max_shift``. ``gain`` converts a change of frequency into a change of P_win
-(the spread of P_win over the hands played).
+**Adaptation.** The paper moves the intervals with what a player is seen to do (his entry
+rate, raises, aggression). We read each of his decisions as a cut of his hands sorted by
+P_win: facing a bet the weakest fold, the next call, the strongest raise (after the flop
+the bigger raises above the smaller ones); with no bet to face the weaker check and the
+stronger bet. For every *situation* (street, raises already made on it, facing a bet or
+not: :func:`~checkraise.opponents.stats.situation`) the observer counts each response
+(:attr:`~checkraise.opponents.stats.Counts.situations`). When the player acts in that
+situation again, his predicted distribution ``w`` so far places every hand at its
+percentile ``u`` in the range (the ``w``-mass of the hands below it), and the cut gives
+response ``k`` the band of percentiles between the rates of the weaker responses and
+those plus its own: with fold, call and raise rates ``f, c, r`` the call band is
+``f <= u < f + c``. The band has logistic edges ``sharpness`` wide (in percentile), and
+``noise`` times the response's rate stands for decisions taken regardless of the hand::
+
+    P_cut(α | ψ) = noise × rate_α + (1 - noise) × band_α(u(ψ))
+
+The rates are the observed counts shrunk towards the rates the default model itself
+gives on ``w`` with ``shrink`` pseudo-decisions, and the cut is mixed with the default
+model by the number ``n`` of decisions seen in the situation::
+
+    P(α | ψ) = (1 - λ) P_default(α | ψ) + λ P_cut(α | ψ),   λ = n / (n + prior_count)
+
+So a player who raises every hand gets a raising band over all hands (his raise says
+nothing), a calling station a call band over nearly all of them, and a bot that raises
+only the top of its range a narrow band at the top. Each situation is matched on its
+own, so a 4-bet is read from how often he 4-bets, not from how often he opens.
 
 Examples
 --------
@@ -45,8 +60,8 @@ Examples
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
@@ -56,7 +71,7 @@ import numpy.typing as npt
 
 from checkraise.errors import CheckraiseError
 from checkraise.opponents.actions import ActionClass, UnderstoodAction
-from checkraise.opponents.stats import Counts
+from checkraise.opponents.stats import RESPONSES, Counts, Situation, response, situation
 
 __all__ = [
     "POSTFLOP_ACTIONS",
@@ -85,10 +100,6 @@ POSTFLOP_ACTIONS: Final = (
     ActionClass.THREE_QUARTER, ActionClass.POT,
 )
 DEFAULT_FILE: Final = "handreading_model.json"
-_RAISES: Final = frozenset(
-    {ActionClass.HALF, ActionClass.THREE_QUARTER, ActionClass.POT, ActionClass.RAISE,
-     ActionClass.THREE_BET, ActionClass.FOUR_BET}
-)
 
 
 class ModelConfigError(CheckraiseError):
@@ -103,15 +114,6 @@ class Interval:
     hi: float
     baseline: float
     theta: float
-
-    def shifted(self, d_lo: float, d_hi: float) -> Interval:
-        """The interval with its ends moved (kept inside [0, 1], baseline kept inside)."""
-        if d_lo == 0.0 and d_hi == 0.0:
-            return self
-        lo = min(max(self.lo + d_lo, 0.0), 1.0)
-        hi = min(max(self.hi + d_hi, lo), 1.0)
-        b = min(max(self.baseline + 0.5 * (d_lo + d_hi), lo), hi)
-        return Interval(lo, hi, b, self.theta)
 
 
 def relative(pwin: FloatArray, iv: Interval) -> FloatArray:
@@ -141,12 +143,19 @@ def players_bucket(players: int) -> str:
 
 @dataclass(frozen=True)
 class AdaptConfig:
-    """How intervals follow observed frequencies (see the module docstring)."""
+    """How the cut of observed frequencies enters the model (see the module docstring)."""
 
-    gain: float = 0.5
-    prior_count: float = 20.0
-    max_shift: float = 0.15
-    reference: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    prior_count: float = 2.0
+    shrink: float = 3.0
+    sharpness: float = 0.01
+    noise: float = 0.05
+
+
+@dataclass(frozen=True)
+class Adaptation:
+    """One player's observed responses: situation -> counts per response (weakest first)."""
+
+    counts: Mapping[Situation, tuple[int, ...]]
 
 
 @dataclass(frozen=True)
@@ -160,14 +169,6 @@ class ModelConfig:
     def interval(self, street: int, players: int, cls: ActionClass) -> Interval:
         """The interval of ``cls`` on ``street`` (0..3) with ``players`` in the pot."""
         return self.intervals[(STREETS[street], players_bucket(players), cls)]
-
-
-_SITUATIONS: Final = {
-    "preflop_facing": ("fold", "call", "raise"),
-    "preflop_open": ("check", "raise"),
-    "postflop_facing": ("fold", "call", "raise"),
-    "postflop_open": ("check", "raise"),
-}
 
 
 def _number(value: Any, where: str, lo: float, hi: float) -> float:
@@ -208,23 +209,11 @@ def _parse(data: Any, source: str) -> ModelConfig:
     a = data.get("adapt", {})
     if not isinstance(a, dict):
         raise ModelConfigError(f"{source}: adapt = {a!r}: expected an object")
-    reference: dict[str, dict[str, float]] = {}
-    ref = a.get("reference", {})
-    for situation, names in _SITUATIONS.items():
-        row = ref.get(situation) if isinstance(ref, dict) else None
-        if not isinstance(row, dict):
-            raise ModelConfigError(f"{source}: adapt.reference.{situation} is missing")
-        reference[situation] = {
-            k: _number(row.get(k), f"adapt.reference.{situation}.{k}", 0.0, 1.0) for k in names
-        }
-        if abs(sum(reference[situation].values()) - 1.0) > 1e-3:
-            raise ModelConfigError(f"{source}: adapt.reference.{situation} = {row!r}: expected "
-                                   "frequencies that sum to 1")
     adapt = AdaptConfig(
-        gain=_number(a.get("gain", 0.5), "adapt.gain", 0.0, 2.0),
-        prior_count=_number(a.get("prior_count", 20.0), "adapt.prior_count", 0.0, 1e9),
-        max_shift=_number(a.get("max_shift", 0.15), "adapt.max_shift", 0.0, 1.0),
-        reference=reference,
+        prior_count=_number(a.get("prior_count", 2.0), "adapt.prior_count", 0.0, 1e9),
+        shrink=_number(a.get("shrink", 3.0), "adapt.shrink", 0.0, 1e9),
+        sharpness=_number(a.get("sharpness", 0.01), "adapt.sharpness", 1e-6, 1.0),
+        noise=_number(a.get("noise", 0.05), "adapt.noise", 0.0, 1.0),
     )
     return ModelConfig(intervals, adapt, str(data.get("description", "")))
 
@@ -252,10 +241,6 @@ def load_config(source: str | Path | Mapping[str, Any] | None = None) -> ModelCo
     return _parse(data, str(path))
 
 
-Adaptation = Mapping[tuple[bool, bool, ActionClass], tuple[float, float]]
-"""(preflop?, facing a bet?, action) -> (shift of lo, shift of hi)."""
-
-
 class DFModel:
     """The default model: ``P(α | ψ)`` for all 1,326 combos at once, with adaptation.
 
@@ -270,12 +255,17 @@ class DFModel:
         self.config = config if isinstance(config, ModelConfig) else load_config(config)
 
     def likelihood(
-        self, action: UnderstoodAction, pwin: FloatArray, adaptation: Adaptation | None = None
+        self,
+        action: UnderstoodAction,
+        pwin: FloatArray,
+        adaptation: Adaptation | None = None,
+        prior: FloatArray | None = None,
     ) -> FloatArray:
         """``P(action.cls | ψ)`` for every combo ψ (``nan`` where ``pwin`` is ``nan``).
 
         Normalises over ``action.choices`` with the intervals of ``action``'s street and
-        number of players, moved by ``adaptation``.
+        number of players; with an ``adaptation`` and the player's distribution ``prior``
+        before the action, mixes in the cut of his observed rates (module docstring).
 
         Examples
         --------
@@ -285,71 +275,84 @@ class DFModel:
         >>> int(np.argmax(p))
         1
         """
-        total = np.zeros_like(pwin)
-        mine = None
-        for cls in action.choices:
-            r = relative(pwin, self.interval(action, cls, adaptation))
-            total += r
-            if cls is action.cls:
-                mine = r
-        if mine is None:
+        rel = [relative(pwin, self.config.interval(action.street, action.players, cls))
+               for cls in action.choices]
+        if action.cls not in action.choices:
             raise ValueError(f"action {action.cls.value!r} is not among its choices "
                              f"{[c.value for c in action.choices]}")
-        result: FloatArray = mine / total
-        return result
+        total = np.sum(rel, axis=0)
+        result: FloatArray = rel[action.choices.index(action.cls)] / total
+        if adaptation is None or prior is None:
+            return result
+        seen = adaptation.counts.get(situation(action))
+        if seen is None:
+            return result
+        n = sum(seen)
+        a = self.config.adapt
+        # The default model's own rates on this range are the prior of the observed ones.
+        weight = np.where(np.isfinite(pwin), prior, 0.0) / max(float(prior.sum()), 1e-300)
+        expected = [0.0] * RESPONSES
+        for cls, r in zip(action.choices, rel, strict=True):
+            expected[response(cls)] += float(np.nansum(weight * r / total))
+        rates = [(seen[k] + a.shrink * expected[k]) / (n + a.shrink) for k in range(RESPONSES)]
+        lam = n / (n + a.prior_count) if n + a.prior_count > 0 else 1.0
+        cut = self.cut_likelihood(response(action.cls), rates, pwin, prior)
+        mixed: FloatArray = (1.0 - lam) * result + lam * cut
+        return mixed
 
-    def interval(
-        self, action: UnderstoodAction, cls: ActionClass, adaptation: Adaptation | None = None
-    ) -> Interval:
-        """The (adapted) interval of ``cls`` in ``action``'s situation."""
-        iv = self.config.interval(action.street, action.players, cls)
-        if adaptation:
-            d = adaptation.get((action.street == 0, action.facing, cls))
-            if d is not None:
-                iv = iv.shifted(*d)
-        return iv
+    def cut_likelihood(
+        self,
+        response_index: int,
+        rates: Sequence[float],
+        pwin: FloatArray,
+        prior: FloatArray,
+    ) -> FloatArray:
+        """``P_cut``: the band of P_win that the rates cut from ``prior`` (module docstring).
 
-    def adaptation(
-        self, counts: Counts
-    ) -> dict[tuple[bool, bool, ActionClass], tuple[float, float]]:
-        """Interval shifts for a player with these counts (module docstring).
+        ``response_index`` indexes :data:`~checkraise.opponents.stats.RESPONSES` (0 fold or
+        check, 1 call, 2-4 bets and raises by size); ``rates`` are the player's rates of
+        the responses in this situation, weakest first (summing to 1).
 
         Examples
         --------
-        >>> c = Counts(post_facing=100, post_fold_facing=10, post_call_facing=80,
-        ...            post_raise_facing=10)
-        >>> d = DFModel().adaptation(c)
-        >>> d[(False, True, ActionClass.CALL)][0] < 0  # a calling station: lower call interval
-        True
+        >>> p = np.array([0.2, 0.4, 0.6, 0.8])
+        >>> w = np.full(4, 0.25)
+        >>> lik = DFModel().cut_likelihood(2, (0.5, 0, 0.5, 0, 0), p, w)  # bets half his hands
+        >>> [round(float(x), 2) for x in lik]
+        [0.03, 0.03, 0.97, 0.97]
         """
         a = self.config.adapt
-        out: dict[tuple[bool, bool, ActionClass], tuple[float, float]] = {}
-
-        def rate(key: str, situation: str, count: int, n: int) -> float:
-            ref = a.reference[situation][key]
-            return (count + a.prior_count * ref) / (n + a.prior_count) if n + a.prior_count else ref
-
-        def clip(x: float) -> float:
-            return max(-a.max_shift, min(a.max_shift, a.gain * x))
-
-        for pre in (True, False):
-            sit = "preflop" if pre else "postflop"
-            if pre:
-                n, fold, raised = counts.pre_facing, counts.pre_fold, counts.pre_raise
-                n_open, check = counts.pre_open, counts.pre_check
-            else:
-                n, fold, raised = (counts.post_facing, counts.post_fold_facing,
-                                   counts.post_raise_facing)
-                n_open, check = counts.post_open, counts.post_check
-            ref = a.reference[f"{sit}_facing"]
-            d1 = clip(rate("fold", f"{sit}_facing", fold, n) - ref["fold"])
-            d2 = clip(ref["raise"] - rate("raise", f"{sit}_facing", raised, n))
-            out[(pre, True, ActionClass.FOLD)] = (d1, d1)
-            out[(pre, True, ActionClass.CALL)] = (d1, d2)
-            d3 = clip(rate("check", f"{sit}_open", check, n_open)
-                      - a.reference[f"{sit}_open"]["check"])
-            out[(pre, False, ActionClass.CHECK)] = (d3, d3)
-            for cls in _RAISES:
-                out[(pre, True, cls)] = (d2, d2)
-                out[(pre, False, cls)] = (d3, d3)
+        live = (prior > 0) & np.isfinite(pwin)
+        order = np.argsort(pwin[live], kind="stable")
+        sorted_p = pwin[live][order]
+        sorted_w = prior[live][order] / prior[live].sum()
+        # Each hand's place in the range: the mass below its P_win plus half its own tie
+        # group's (hands of equal P_win are indistinguishable to the cut).
+        values, first = np.unique(sorted_p, return_index=True)
+        group = np.add.reduceat(sorted_w, first)
+        place = np.cumsum(group) - 0.5 * group
+        with np.errstate(invalid="ignore"):
+            u = np.interp(pwin, values, place)
+        start = float(sum(rates[:response_index]))
+        stop = start + float(rates[response_index])
+        s = a.sharpness
+        with np.errstate(over="ignore", invalid="ignore"):
+            band = np.ones_like(pwin)
+            if start > 1e-9:
+                band *= 1.0 / (1.0 + np.exp(-(u - start) / s))
+            if stop < 1.0 - 1e-9:
+                band *= 1.0 - 1.0 / (1.0 + np.exp(-(u - stop) / s))
+        out: FloatArray = a.noise * rates[response_index] + (1.0 - a.noise) * band
+        out[np.isnan(pwin)] = np.nan
         return out
+
+    def adaptation(self, counts: Counts) -> Adaptation:
+        """A player's observed responses per situation from his ``counts`` (module docstring).
+
+        Examples
+        --------
+        >>> c = Counts(situations={(1, 1, True): [10, 80, 10, 0, 0]})
+        >>> DFModel().adaptation(c).counts[(1, 1, True)]
+        (10, 80, 10, 0, 0)
+        """
+        return Adaptation({k: tuple(row) for k, row in counts.situations.items() if sum(row)})

@@ -162,7 +162,7 @@ def predict_from_actions(
             if act is not None:
                 if s not in pwins:
                     pwins[s] = pwin_table(street_board, flop_runouts)
-                w = update(w, model.likelihood(act, pwins[s], adapt))
+                w = update(w, model.likelihood(act, pwins[s], adapt, prior=w))
             dists.append(w)
             used.append(act)
         out[seat] = Prediction(seat, tuple(dists), tuple(used))
@@ -193,7 +193,7 @@ def predict(
     model
         The default model (shipped configuration when ``None``).
     adaptations
-        Per-seat interval shifts from :meth:`DFModel.adaptation`.
+        Per-seat observed rates from :meth:`DFModel.adaptation`.
     flop_runouts
         Passed to :func:`~checkraise.opponents.pwin.pwin_table`.
     """

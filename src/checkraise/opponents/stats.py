@@ -8,10 +8,14 @@ group (:class:`Position`: front, middle, rear, blinds), from the hands the obser
 * **preflop raise** (PFR): hands in which he raised preflop, over hands dealt;
 * **aggression**: postflop bets and raises over postflop calls (the aggression factor);
 * **fold to bet**: postflop folds when facing a bet, over the times he faced one;
-* the **decision counts** the model's adaptation reads (:mod:`checkraise.opponents.model`):
-  facing a bet, how often he folded, called or raised; not facing one, how often he
-  checked or bet; each separately before and after the flop. Every decision counts, not
-  only street summaries.
+* the **decision counts**: facing a bet, how often he folded, called or raised; not
+  facing one, how often he checked or bet; each separately before and after the flop.
+  Every decision counts, not only street summaries;
+* the **situation counts** (:attr:`Counts.situations`) that the model's adaptation reads
+  (:mod:`checkraise.opponents.model`): for each street, number of raises already made on
+  it (0, 1, 2 or more: :attr:`~checkraise.opponents.actions.UnderstoodAction.raises`) and
+  whether he faced a bet, how often he folded (or checked), called, and bet or raised
+  (by size class after the flop).
 
 Positions: the two blinds are ``blinds`` (heads-up only the big blind; the button-small
 blind is ``rear``); the other seats, counted back from the button, are ``rear`` in the
@@ -36,13 +40,53 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
 from checkraise.engine import Action, TableConfig
 from checkraise.opponents.actions import ActionClass, UnderstoodAction, understand
 
-__all__ = ["Counts", "PlayerStats", "Position", "StatsBook", "position_group"]
+__all__ = ["RESPONSES", "Counts", "PlayerStats", "Position", "Situation", "StatsBook",
+           "position_group", "response", "situation"]
+
+Situation = tuple[int, int, bool]
+"""(street 0..3, raises already made on it capped at 2, facing a bet?)."""
+
+
+def situation(action: UnderstoodAction) -> Situation:
+    """The situation an action was taken in (the key of :attr:`Counts.situations`).
+
+    Examples
+    --------
+    >>> from checkraise.opponents.actions import FACING_POSTFLOP
+    >>> situation(UnderstoodAction(0, 2, ActionClass.CALL, FACING_POSTFLOP, 2, 300, 100,
+    ...                            raises=3))
+    (2, 2, True)
+    """
+    return (action.street, min(action.raises, 2), action.facing)
+
+
+RESPONSES = 5
+"""Responses counted per situation, weakest first: fold or check, call, and the raise
+classes by size (preflop every raise is 2: only one raise class is on offer there)."""
+
+_RESPONSE = {
+    ActionClass.FOLD: 0, ActionClass.CHECK: 0, ActionClass.CALL: 1,
+    ActionClass.RAISE: 2, ActionClass.THREE_BET: 2, ActionClass.FOUR_BET: 2,
+    ActionClass.HALF: 2, ActionClass.THREE_QUARTER: 3, ActionClass.POT: 4,
+}
+
+
+def response(cls: ActionClass) -> int:
+    """Index of an action in a situation's counts (:data:`RESPONSES`, weakest first).
+
+    Examples
+    --------
+    >>> [response(c) for c in (ActionClass.CHECK, ActionClass.CALL, ActionClass.HALF,
+    ...                        ActionClass.POT, ActionClass.THREE_BET)]
+    [0, 1, 2, 4, 2]
+    """
+    return _RESPONSE[cls]
 
 
 class Position(StrEnum):
@@ -100,11 +144,18 @@ class Counts:
     post_raise_facing: int = 0
     post_open: int = 0
     post_check: int = 0
+    situations: dict[Situation, list[int]] = field(default_factory=dict)
+    """Per :data:`Situation`: how often he gave each response (:data:`RESPONSES`)."""
 
     def add(self, other: Counts) -> None:
         """Add ``other``'s counts to these."""
         for f in fields(self):
-            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+            if f.name != "situations":
+                setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+        for key, row in other.situations.items():
+            mine = self.situations.setdefault(key, [0] * RESPONSES)
+            for i, x in enumerate(row):
+                mine[i] += x
 
     @property
     def vpip(self) -> float | None:
@@ -132,6 +183,7 @@ class Counts:
         vpip = pfr = False
         for a in acts:
             raising = a.cls not in (ActionClass.FOLD, ActionClass.CHECK, ActionClass.CALL)
+            self.situations.setdefault(situation(a), [0] * RESPONSES)[response(a.cls)] += 1
             if a.street == 0:
                 vpip |= a.cls is ActionClass.CALL or raising
                 pfr |= raising
