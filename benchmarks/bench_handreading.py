@@ -6,7 +6,9 @@ raise by a random opponent on the way so that the prediction has actions to read
 state is timed twice:
 
 * **ours**: the whole ``HandReadingAgent.act`` (understand the history, predict every
-  opponent's 1,326-combo distribution, Algorithm 1 Monte Carlo with N = 500, Algorithm 2);
+  opponent's 1,326-combo distribution, Algorithm 1 Monte Carlo with N = 500, Algorithm 2,
+  and heads-up below the raise thresholds the fold-equity rule: each opponent's folding
+  chance and two more Monte Carlo runs against the ranges that would go on);
 * **peer**: :func:`checkraise.equity.win_probability` on the same predicted distributions
   with the same N, the general-purpose weighted Monte Carlo of the equity module (it
   does only step 2 of ours);

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from checkraise.agents import make_agent
-from checkraise.agents.handreading import HandReadingAgent, decide, is_speculative
+from checkraise.agents.handreading import HandReadingAgent, Response, decide, is_speculative
 from checkraise.cards import combo_index, parse_cards
 from checkraise.engine import ActionKind, LegalActions, State, TableConfig
 
@@ -21,35 +21,72 @@ def _decide(win: float, legal: LegalActions = FACING, **kw):  # type: ignore[no-
 
 
 def test_thresholds_order_and_raise_sizes() -> None:
-    # Heads-up: fair share 0.5; T_pot = 0.75, T_half = 0.65, T_call = 1.2 * 0.5 = 0.6.
-    d = _decide(0.8)
-    assert d.reason == "raise pot" and d.action.amount == 100 + 100 + 400  # pot after call 400
+    # Heads-up: fair share 0.5; T_pot = 0.5 + 0.3 * 0.5 = 0.65, T_half = 0.55,
+    # T_call = 0.7 * 0.5 = 0.35 (pot odds 100 / 400 = 0.25).
     d = _decide(0.7)
+    assert d.reason == "raise pot" and d.action.amount == 100 + 100 + 400  # pot after call 400
+    d = _decide(0.6)
     assert d.reason == "raise half pot" and d.action.amount == 100 + 100 + 200
-    assert _decide(0.62).reason == "call"
-    assert _decide(0.58).reason == "fold"
+    assert _decide(0.4).reason == "call"
+    assert _decide(0.3).reason == "fold"
     assert _decide(0.3, OPEN).reason == "check"
 
 
 def test_more_players_lower_thresholds() -> None:
-    # Three opponents: fair share 0.25, T_half = 0.25 + 0.3 * 0.75 = 0.475.
-    assert _decide(0.5, opponents=3).reason == "raise half pot"
-    assert _decide(0.5, opponents=1).reason == "fold"
-    assert _decide(0.35, opponents=3).reason == "call"  # T_call = 1.2 / 4 = 0.3
+    # Three opponents: fair share 0.25, T_half = 0.25 + 0.1 * 0.75 = 0.325, T_call = 0.175.
+    assert _decide(0.35, opponents=3).reason == "raise half pot"
+    assert _decide(0.35, opponents=1).reason == "call"
+    assert _decide(0.26, opponents=3).reason == "call"  # the pot odds (0.25) bind
+    assert _decide(0.24, opponents=3).reason == "fold"
 
 
 def test_tournament_mode_is_tighter() -> None:
-    assert _decide(0.62).reason == "call"
-    assert _decide(0.62, tighten=0.05).reason == "fold"
-    cash = HandReadingAgent(seed=1)
+    assert _decide(0.4).reason == "call"
+    assert _decide(0.4, tighten=0.06).reason == "fold"
+    cash = HandReadingAgent(seed=1, mode="cash")
     tour = HandReadingAgent(seed=1, mode="tournament")
     assert cash.tighten == 0.0 < tour.tighten
 
 
+def test_auto_mode_switches_to_tournament_when_chips_carry_over() -> None:
+    bot = HandReadingAgent(seed=1)
+    cards = tuple(parse_cards("As Kd"))
+    bot.begin_hand(0, TableConfig.nolimit(3, stacks=2000), cards, 0)
+    assert not bot.tournament and bot.tighten == 0.0
+    bot.begin_hand(0, TableConfig.nolimit(3, stacks=2000), cards, 1)
+    assert not bot.tournament
+    bot.begin_hand(1, TableConfig.nolimit(3, stacks=(2000, 1500, 2500)), cards, 2)
+    assert bot.tournament and bot.tighten > 0.0
+    shrunk = HandReadingAgent(seed=1)
+    shrunk.begin_hand(0, TableConfig.nolimit(3, stacks=2000), cards, 0)
+    shrunk.begin_hand(0, TableConfig.nolimit(2, stacks=3000), cards, 1)
+    assert shrunk.tournament
+    assert not HandReadingAgent(seed=1, mode="cash").tournament
+
+
 def test_huge_overbet_is_a_special_case() -> None:
     legal = LegalActions(True, False, 2000, 4000, 10_000)  # 2,000 to call into 300 before
-    assert _decide(0.7, legal, pot=2300).reason == "fold to huge overbet"
-    assert _decide(0.8, legal, pot=2300).reason == "call huge overbet"
+    # Pot odds 2,000 / 4,300 = 0.465; with the margin 0.05 the call needs 0.515.
+    assert _decide(0.5, legal, pot=2300).reason == "fold to huge overbet"
+    assert _decide(0.53, legal, pot=2300).reason == "call huge overbet"
+    # The same bet into a big pot is no overbet: the ordinary rules apply (a raise).
+    assert _decide(0.7, legal, pot=6000).reason == "raise pot"
+
+
+def test_fold_equity_raise() -> None:
+    # Checked to us with W = 0.3 into a pot of 300: checking is worth 0.3 * 300 = 90.
+    # A pot-sized bet (to 100 + 300) that folds him 70% of the time and wins 20% when
+    # called (pot 900): 0.7 * 300 + 0.3 * (0.2 * 900 - 300) = 174 > 90 + 0.05 * 300.
+    good = {1.0: Response(400, 0.7, 0.2, 900)}
+    d = _decide(0.3, OPEN, responses=good)
+    assert d.reason == "raise on fold equity" and d.action.amount == 400
+    # Folding 20% of the time: 0.2 * 300 + 0.8 * (180 - 300) = -36 < 90: check.
+    assert _decide(0.3, OPEN, responses={1.0: Response(400, 0.2, 0.2, 900)}).reason == "check"
+    # Facing a bet the alternative is the better of calling (0.3 * 400 - 100 = 20) and
+    # folding; a raise to 700 that folds him half the time and wins 30% of a pot of 1,600:
+    # 0.5 * 300 + 0.5 * (0.3 * 1600 - 600) = 90 > 20 + 15.
+    d = _decide(0.3, responses={1.0: Response(700, 0.5, 0.3, 1600)})
+    assert d.reason == "raise on fold equity"
 
 
 def test_short_stack_preflop_is_all_in_or_fold() -> None:
@@ -126,3 +163,29 @@ def test_plays_legal_hands_and_learns_opponents() -> None:
     caller_stats = bot.book["3:1"].total()
     assert caller_stats.hands == 8
     assert caller_stats.pre_fold == 0 and caller_stats.post_fold_facing == 0
+
+
+def _flop_decision(folds: list[int]) -> HandReadingAgent:
+    """The bot in the big blind, checked to on the flop, against a player with these
+    responses when facing a flop bet (fold or check, call, raise by size)."""
+    from checkraise.engine import Action
+    from checkraise.opponents.stats import Position
+
+    cfg = TableConfig.nolimit(2, stacks=20_000)
+    state = State(cfg, hole_cards=[parse_cards("Ah Kh"), parse_cards("7c 2d")], seed=5)
+    bot = HandReadingAgent(seed=3, samples=4000)
+    bot.book["2:1"].by_position[Position.REAR].situations[(1, 1, True)] = folds
+    bot.begin_hand(1, cfg, state.hole_cards[1], 0)
+    state.step(Action.call())
+    state.step(Action.call())
+    assert state.current_player == 1 and len(state.board) == 3
+    bot.act(state.observation(1))
+    return bot
+
+
+def test_bluffs_a_player_who_folds_to_bets_and_not_a_calling_station() -> None:
+    folder = _flop_decision([60, 0, 0, 0, 0])
+    assert folder.last_win is not None and folder.last_win < 0.5
+    assert folder.last_reason == "raise on fold equity"
+    station = _flop_decision([0, 60, 0, 0, 0])
+    assert station.last_reason == "check"
