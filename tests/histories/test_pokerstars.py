@@ -181,6 +181,11 @@ def test_impossible_amounts_are_rejected() -> None:
     bad = SIDE_POTS.replace("Ben: raises 40 to 60", "Ben: raises 50 to 60")
     err = _error(bad)
     assert err.line == _line_of(bad, "Ben: raises 50 to 60") and "impossible amount" in str(err)
+    for amount in ("-5", "+5"):
+        bad = SIDE_POTS.replace("Ann: posts the ante 5", f"Ann: posts the ante {amount}")
+        err = _error(bad)
+        assert err.line == _line_of(bad, f"Ann: posts the ante {amount}")
+        assert "impossible amount" in str(err)
     bad = (PLURIBUS / "pluribus_30.txt").read_text().split("\n\n\n")[27]
     bad = bad.replace("Budd: calls 200", "Budd: calls 300")
     err = _error(bad)

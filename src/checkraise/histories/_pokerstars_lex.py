@@ -8,6 +8,7 @@ cached value is a pure function of its key; errors are never cached.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from functools import cache
 from typing import Final
@@ -118,6 +119,9 @@ def read_cards(text: str, source: str, line: int) -> list[int]:
     return cards
 
 
+_PLAIN_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?\Z")
+
+
 class Amounts:
     """Turns printed amounts into integer chips (cents in real-money games)."""
 
@@ -129,11 +133,9 @@ class Amounts:
         self.line = 0
 
     def chips(self, text: str) -> int:
-        if self.unit == 1:
-            try:
-                return int(text)
-            except ValueError:
-                pass
+        if self.unit == 1 and text.isascii() and text.isdigit():
+            # int() alone would also take "-5", "+5" and " 5"; only plain digits are whole chips.
+            return int(text)
         value = self.exact(text)
         if value.denominator != 1 or value < 0:
             raise HandHistoryError(f"impossible amount {text!r}: expected whole chips", self.source,
@@ -154,13 +156,15 @@ class Amounts:
     def number(self, text: str) -> int | Fraction:
         """The amount in chips: an int when whole (cheap), else an exact fraction."""
         clean = text.lstrip("$€£").replace(",", "")
+        if _PLAIN_NUMBER.match(clean) is None:
+            # Fraction() and int() would also take signs, spaces, exponents and underscores.
+            raise HandHistoryError(f"impossible amount {text!r}: expected a number", self.source,
+                                   self.line)
         if self.unit == 1:
             if clean.endswith(".0"):
                 clean = clean[:-2]
-            try:
+            if clean.isdigit():
                 return int(clean)
-            except ValueError:
-                pass
         try:
             value = Fraction(clean) * self.unit
         except (ValueError, ZeroDivisionError):
