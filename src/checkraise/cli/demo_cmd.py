@@ -21,7 +21,7 @@ from checkraise.evaluator import CATEGORY_NAMES, category, evaluate
 
 __all__ = ["DEMO_AGENTS", "demo_command"]
 
-DEMO_AGENTS = ("equity", "call", "raise", "allin", "random", "checkfold")
+DEMO_AGENTS = ("fold", "heuristic", "equity", "call", "raise", "random")
 """The built-in bots that meet in the demo."""
 
 
