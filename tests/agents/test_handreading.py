@@ -189,3 +189,17 @@ def test_bluffs_a_player_who_folds_to_bets_and_not_a_calling_station() -> None:
     assert folder.last_reason == "raise on fold equity"
     station = _flop_decision([0, 60, 0, 0, 0])
     assert station.last_reason == "check"
+
+
+def test_tournament_commit_rule() -> None:
+    # Tournament mode (commit 1/3): calling 4,000 of 9,000 behind needs W >= T_pot
+    # (0.65 heads-up) even though the pot odds (4,000 / 10,000) and T_call would allow it.
+    legal = LegalActions(True, False, 4000, 8000, 9_000)
+    kw = {"pot": 6000, "stack": 9000}
+    assert _decide(0.5, legal, **kw).reason == "call"
+    assert _decide(0.5, legal, commit=1 / 3, **kw).reason == "fold: stack at risk"
+    assert _decide(0.66, legal, commit=1 / 3, **kw).reason == "call risking the stack"
+    # Fold-equity raises that would add more than a third of the stack are not made.
+    big = {1.0: Response(5000, 0.9, 0.2, 10_000)}
+    assert _decide(0.3, OPEN, responses=big, **kw).reason == "raise on fold equity"
+    assert _decide(0.3, OPEN, responses=big, commit=1 / 3, **kw).reason == "check"

@@ -19,10 +19,14 @@ on hands prediction", Chinese Journal of Computers 40(12), 2017:
 3. **Decision (Algorithm 2).** With ``k`` opponents in the hand and fair share
    ``f = 1 / (k + 1)`` the thresholds are ``T_call = call × f``,
    ``T_half = f + half × (1 - f)``, ``T_pot = f + pot × (1 - f)``: fewer players give
-   higher thresholds. In tournament mode each is raised by ``tighten`` and there are no
-   fold-equity raises (survival first: the paper's tournaments rank players by the hands
-   they survive); the agent switches to it by itself when chips carry over from hand to
-   hand (``mode="auto"``). In order:
+   higher thresholds. In tournament mode (survival first: the paper's tournaments rank
+   players by the hands they survive) each is raised by ``tighten``, and no call or
+   fold-equity raise risks more than ``commit`` (a third) of the chips behind without
+   ``W ≥ max(T_pot, pot odds + overbet_margin)``; the agent switches to it by itself when
+   chips carry over from hand to hand (``mode="auto"``). In order:
+
+   * tournament mode: a call of more than ``commit`` × our chips needs
+     ``W ≥ max(T_pot, pot odds + overbet_margin)``, else fold;
 
    * special case: facing a huge overbet (the bet to call exceeds ``overbet`` × the rest
      of the pot) call only with ``W ≥ max(T_call, pot odds) + overbet_margin``, else
@@ -175,12 +179,16 @@ def decide(
     draw_outs: int = 0,
     responses: Mapping[float, Response] | None = None,
     bluff_margin: float = 0.05,
+    commit: float = 0.0,
 ) -> Decision:
     """Algorithm 2: the action for win rate ``win`` against ``opponents`` players.
 
     ``pot`` is the pot before our action, ``mine`` our contribution so far, ``stack``
     our chips behind, ``speculative`` whether the hand is a speculative preflop hand and
-    ``draw_outs`` its outs (computed by the caller only when they matter).
+    ``draw_outs`` its outs (computed by the caller only when they matter). ``responses``
+    are the predicted answers to our raises by pot fraction (:meth:`HandReadingAgent.responses`,
+    for the fold-equity rule) and ``commit`` the tournament mode's share of the stack
+    (0: cash mode).
 
     Examples
     --------
@@ -199,6 +207,10 @@ def decide(
     can_raise = legal.min_raise_to is not None and legal.max_raise_to is not None
     odds = to_call / (pot + to_call) if to_call else 0.0
     total_bb = (stack + mine) / big_blind
+    if commit > 0 and to_call > commit * stack:
+        if win >= max(t_pot, odds + overbet_margin):
+            return Decision(Action.call(), "call risking the stack")
+        return _passive(legal, "fold: stack at risk")
     if to_call > 0 and to_call > overbet * max(pot - to_call, 1):
         if win >= max(t_call, odds) + overbet_margin:
             return Decision(Action.call(), "call huge overbet")
@@ -215,6 +227,8 @@ def decide(
     if can_raise and win >= t_half:
         return Decision(Action.raise_to(_raise_to(legal, mine, to_call, pot, 0.5)),
                         "raise half pot")
+    if commit > 0 and responses:
+        responses = {f: r for f, r in responses.items() if r.raise_to - mine <= commit * stack}
     if can_raise and responses:
         stay = win * pot if to_call == 0 else max(0.0, win * (pot + to_call) - to_call)
         best = max(responses.values(), key=lambda r: r.value(pot, mine))
@@ -245,8 +259,8 @@ class HandReadingAgent(BaseAgent):
     samples : int
         Monte Carlo deals per decision (Algorithm 1's N).
     mode : str
-        ``"cash"``, ``"tournament"`` (thresholds raised by ``tighten``, no fold-equity
-        raises: survival first) or ``"auto"``: tournament mode from the first hand whose
+        ``"cash"``, ``"tournament"`` (thresholds raised by ``tighten``, the ``commit``
+        rule: survival first) or ``"auto"``: tournament mode from the first hand whose
         seats start with different stacks or whose table is smaller than the last one
         (chips carried over, players out), cash mode until then.
     call, half, pot : float
@@ -267,9 +281,13 @@ class HandReadingAgent(BaseAgent):
         (0: never).
     bluff_margin : float
         How much (in pots) a fold-equity raise must gain over checking, calling or folding.
+    commit : float
+        Tournament mode: the share of our chips behind that a call or a fold-equity raise
+        may risk without ``W ≥ max(T_pot, pot odds + overbet_margin)``.
 
     The defaults were tuned by duplicate matches against the ``heuristic`` bot (seeds 201
-    and 202, 2,000 deals each) and tournaments against the built-in bots (seed 502).
+    and 202, 2,000 deals each) and by tournaments against the built-in bots (seeds 502,
+    601 and 602, 20 to 80 repetitions).
     """
 
     def __init__(
@@ -289,6 +307,7 @@ class HandReadingAgent(BaseAgent):
         flop_runouts: int = 150,
         fold_equity: int = 1,
         bluff_margin: float = 0.05,
+        commit: float = 0.33,
     ) -> None:
         super().__init__(seed=seed)
         if mode not in ("auto", "cash", "tournament"):
@@ -311,6 +330,7 @@ class HandReadingAgent(BaseAgent):
         self.flop_runouts = int(flop_runouts) or None
         self.fold_equity = int(fold_equity)
         self.bluff_margin = float(bluff_margin)
+        self.commit = float(commit)
         self._acts: list[UnderstoodAction] = []
         self.book = StatsBook()
         self.seat = 0
@@ -468,7 +488,7 @@ class HandReadingAgent(BaseAgent):
         street = min(observation.round, 3)
         to_call = legal.call_amount
         fair = 1.0 / (opponents + 1)
-        can_bluff = (opponents <= self.fold_equity and not self.tournament
+        can_bluff = (opponents <= self.fold_equity
                      and legal.min_raise_to is not None and legal.max_raise_to is not None
                      and win < fair + half * (1.0 - fair) + self.tighten
                      and not (street == 0 and (observation.stacks[seat] + mine)
@@ -482,6 +502,7 @@ class HandReadingAgent(BaseAgent):
             stack=observation.stacks[seat], big_blind=max(config.blinds), call=call, half=half,
             pot_raise=pot, tighten=self.tighten, overbet=self.overbet,
             overbet_margin=self.overbet_margin,
+            commit=self.commit if self.tournament else 0.0,
             speculative=street == 0 and is_speculative(hole[0], hole[1]),
             draw_outs=self._draw_outs(hole, board) if needs_draw else 0,
             responses=self.responses(observation) if can_bluff else None,
