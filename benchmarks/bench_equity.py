@@ -14,6 +14,7 @@ loaded machine distorts least. Spot 1's ratio is given for both.
 
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
 import time
@@ -62,6 +63,7 @@ def timed(fn: Callable[[], object], repeats: int = REPEATS) -> Timing:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None).parse_args()
     # Spot 1: AhAd against a uniformly random hand, preflop, 10^6 deals, on both sides
     # (eval7 takes "any two cards" as a range of all 1,326 combos, equal weights).
     hero = [eval7.Card("Ah"), eval7.Card("Ad")]
