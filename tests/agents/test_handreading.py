@@ -203,3 +203,31 @@ def test_tournament_commit_rule() -> None:
     big = {1.0: Response(5000, 0.9, 0.2, 10_000)}
     assert _decide(0.3, OPEN, responses=big, **kw).reason == "raise on fold equity"
     assert _decide(0.3, OPEN, responses=big, commit=1 / 3, **kw).reason == "check"
+
+
+@pytest.mark.parametrize("folds", [False, True])
+def test_showdown_evidence_only_from_cards_shown(folds: bool) -> None:
+    """The bot weighs an opponent's cut only by cards it saw at a showdown."""
+    from checkraise.engine import Action
+    from checkraise.opponents.stats import Position
+
+    cfg = TableConfig.nolimit(2, stacks=20_000)
+    state = State(cfg, hole_cards=[parse_cards("Ah Kh"), parse_cards("7c 2d")], seed=5)
+    bot = HandReadingAgent(seed=3, samples=100)
+    bot.book["2:1"].by_position[Position.REAR].situations[(0, 0, True)] = [5, 5, 10, 0, 0]
+    bot.begin_hand(1, cfg, state.hole_cards[1], 0)
+    state.step(Action.raise_to(300))
+    if folds:
+        state.step(Action.fold())
+    else:
+        state.step(Action.call())
+        while not state.is_terminal:
+            state.step(Action.call())
+    obs = state.observation(1)
+    bot.end_hand(obs, state.payoffs())
+    assert (obs.shown[0] is None) == folds
+    if folds:
+        assert "2:1" not in bot.evidence
+    else:
+        # His preflop raise and three checks (calls of nothing) were each weighed once.
+        assert bot.evidence["2:1"].actions == 4

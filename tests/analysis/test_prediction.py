@@ -46,3 +46,15 @@ def test_scores_by_hand() -> None:
     s.add(dist, 3, cats)  # two pair: third most likely category
     m = s.means()
     assert (m["top1"], m["top2"], m["top3"]) == (0.5, 0.5, 1.0)
+
+
+@pytest.mark.skipif(not HELD_OUT.exists(), reason="shared data not present")
+def test_adaptation_is_calibrated_on_held_out_pluribus_hands() -> None:
+    """Pluribus and the pros mix their actions: reading them by a cut of their range
+    must not make the prediction worse than the default model (nor than uniform)."""
+    result = evaluate_hands(parse_file(HELD_OUT), flop_runouts=100)
+    for street in ("flop", "turn", "river"):
+        scores = {k: v.means() for k, v in result.scores[street].items()}
+        assert scores["adapted"]["n"] == scores["model"]["n"] >= 40
+        assert scores["adapted"]["loglik"] > scores["model"]["loglik"] - 0.05
+        assert scores["adapted"]["loglik"] > scores["uniform"]["loglik"] + 0.2

@@ -11,6 +11,7 @@ MODULES = [
     "checkraise.opponents.actions",
     "checkraise.opponents.stats",
     "checkraise.opponents.model",
+    "checkraise.opponents.evidence",
     "checkraise.opponents.pwin",
     "checkraise.opponents.predict",
     "checkraise.opponents.display",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -137,12 +138,15 @@ def test_adaptation_reads_what_a_player_does_in_each_situation() -> None:
     opens = UnderstoodAction(0, 0, ActionClass.RAISE, (ActionClass.FOLD, ActionClass.CALL,
                                                        ActionClass.RAISE), 2, 150, 50)
     # A maniac who raised all 300 times: his raise says nothing about his hand.
-    maniac = m.adaptation(Counts(situations={(0, 0, True): [0, 0, 300, 0, 0]}))
+    # (Weight 1: read by the cut alone, as for a player whose showdowns bore it out.)
+    maniac = replace(m.adaptation(Counts(situations={(0, 0, True): [0, 0, 300, 0, 0]})),
+                     weight=1.0)
     lik = m.likelihood(opens, p, maniac, prior)
     # (The prior rates of the default model keep a sliver of folds: the weakest 1% or so.)
     assert float(prior[lik < 0.95 * np.nanmax(lik)].sum()) < 0.05
     # A rock who raised 5% of 300 times: only the top of the range.
-    rock = m.adaptation(Counts(situations={(0, 0, True): [270, 15, 15, 0, 0]}))
+    rock = replace(m.adaptation(Counts(situations={(0, 0, True): [270, 15, 15, 0, 0]})),
+                   weight=1.0)
     lik = m.likelihood(opens, p, rock, prior)
     aa, kk, s72 = (combo_index(*parse_cards(h)) for h in ("AsAh", "KsKh", "7c2d"))
     assert lik[aa] > 0.8 and lik[kk] > 0.8 and lik[s72] < 0.02

@@ -8,7 +8,9 @@ on hands prediction", Chinese Journal of Computers 40(12), 2017:
    default model's ``P(action | hand)`` per street, Bayes' rule), adapted to what he has
    been seen to do in each situation (:meth:`~checkraise.opponents.model.DFModel.adaptation`:
    his observed frequencies cut his range sorted by strength, so a player who raises
-   every hand says nothing by raising and one who raises rarely shows the top).
+   every hand says nothing by raising and one who raises rarely shows the top), as far
+   as the hands he showed down bear the cut out (:mod:`checkraise.opponents.evidence`:
+   a player who mixes stays read mostly by the default model).
    The agent sees no names, so an opponent is identified by where he sits relative to
    it and the table size (exact heads-up and in arenas that keep the seating order,
    such as tournaments and rotated ring games).
@@ -74,7 +76,7 @@ import numpy as np
 import numpy.typing as npt
 
 from checkraise.agents.base import AgentSpecError, BaseAgent
-from checkraise.cards import COMBO_CARDS, card_rank, card_suit
+from checkraise.cards import COMBO_CARDS, card_rank, card_suit, combo_index
 from checkraise.engine import Action
 from checkraise.equity.core import rng_state
 from checkraise.opponents import _kernels as K
@@ -85,8 +87,9 @@ from checkraise.opponents.actions import (
     UnderstoodAction,
     understand,
 )
+from checkraise.opponents.evidence import CutEvidence
 from checkraise.opponents.model import Adaptation, DFModel
-from checkraise.opponents.predict import consistent, predict_from_actions
+from checkraise.opponents.predict import consistent, predict_from_actions, showdown_evidence
 from checkraise.opponents.pwin import pwin_table
 from checkraise.opponents.stats import StatsBook
 
@@ -333,6 +336,7 @@ class HandReadingAgent(BaseAgent):
         self.commit = float(commit)
         self._acts: list[UnderstoodAction] = []
         self.book = StatsBook()
+        self.evidence: dict[str, CutEvidence] = {}
         self.seat = 0
         self.last_win: float | None = None
         self.last_reason = ""
@@ -369,14 +373,28 @@ class HandReadingAgent(BaseAgent):
             for s in range(n):
                 key = self._key(s, n, seat)
                 if s != seat and key in self.book:
-                    self._adaptations[s] = self.model.adaptation(self.book[key].total())
+                    self._adaptations[s] = self.model.adaptation(self.book[key].total(),
+                                                                 self.evidence.get(key))
 
     def end_hand(self, observation: Observation, payoffs: tuple[int | Fraction, ...]) -> None:
-        """Count the hand in each opponent's statistics."""
+        """Count the hand in each opponent's statistics; weigh his cut by his shown cards."""
         n = observation.config.num_players
         me = observation.seat
         names = {s: self._key(s, n, me) for s in range(n) if s != me}
-        self.book.update(observation.config, observation.history, names)
+        acts = understand(observation.config, observation.history)
+        if self.adapt:
+            hole = tuple(int(c) for c in observation.hole_cards)
+            board = tuple(int(c) for c in observation.board)
+            for s, cards in enumerate(observation.shown):
+                adaptation = self._adaptations.get(s)
+                if cards is None or s == me or adaptation is None:
+                    continue
+                ev = self.evidence.setdefault(names[s], CutEvidence())
+                for parts in showdown_evidence(
+                        acts, board, s, combo_index(int(cards[0]), int(cards[1])), adaptation,
+                        known=hole, model=self.model, flop_runouts=self.flop_runouts):
+                    ev.add(*parts)
+        self.book.update(observation.config, observation.history, names, acts)
 
     def win_rate(self, observation: Observation) -> float:
         """Algorithm 1: our pot share against the opponents' predicted hands."""
@@ -451,8 +469,10 @@ class HandReadingAgent(BaseAgent):
                                           observation.pot + target - mine, owed,
                                           raises=raised + 1)
                 w = self.last_prediction[s]
-                p_fold = np.nan_to_num(self.model.likelihood(
-                    facing, pwin, self._adaptations.get(s), prior=w), nan=0.0)
+                # His folding *rate* is read from his counts whatever his noise: the
+                # weight only says which hands fold, so here the cut counts in full.
+                p_fold = np.nan_to_num(self.model.likelihood_parts(
+                    facing, pwin, self._adaptations.get(s), prior=w)[1], nan=0.0)
                 mass = float(w.sum())
                 f = float((w * p_fold).sum()) / mass if mass > 0 else 0.0
                 fold *= f

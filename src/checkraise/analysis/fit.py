@@ -227,7 +227,8 @@ def fit_config(
     return {
         "description": description,
         "adapt": {"prior_count": adapt.prior_count, "shrink": adapt.shrink,
-                  "sharpness": adapt.sharpness, "noise": adapt.noise},
+                  "sharpness": adapt.sharpness, "noise": adapt.noise,
+                  "weight_mean": adapt.weight_mean, "weight_strength": adapt.weight_strength},
         "streets": streets,
     }
 

@@ -24,7 +24,10 @@ cards are not known to him, even folded ones). Three predictors are scored: ``un
 ``model`` (the default model, :class:`~checkraise.opponents.model.DFModel`) and
 ``adapted`` (the same reading each player's actions through his own observed frequencies
 per situation, :meth:`~checkraise.opponents.model.DFModel.adaptation`, gathered online from
-the hands before, by name, in file order).
+the hands before, by name, in file order, and trusted as far as the cards he showed down
+in those hands bear it out: :mod:`~checkraise.opponents.evidence`; the cards of a hand
+enter that evidence only after the hand is scored, and only for the players the engine
+shows at its showdown).
 """
 
 from __future__ import annotations
@@ -39,8 +42,14 @@ from checkraise.cards import COMBO_CARDS, combo_index
 from checkraise.histories import HandRecord, replay
 from checkraise.opponents import _kernels as K
 from checkraise.opponents.actions import understand
-from checkraise.opponents.model import DFModel
-from checkraise.opponents.predict import board_at, consistent, predict_from_actions
+from checkraise.opponents.evidence import CutEvidence
+from checkraise.opponents.model import Adaptation, DFModel
+from checkraise.opponents.predict import (
+    board_at,
+    consistent,
+    predict_from_actions,
+    showdown_evidence,
+)
 from checkraise.opponents.stats import StatsBook
 
 __all__ = ["PREDICTORS", "EvalResult", "StreetScores", "evaluate_hands"]
@@ -130,6 +139,7 @@ def evaluate_hands(
     model = model or DFModel()
     result = EvalResult({s: {p: StreetScores() for p in PREDICTORS} for s in STREET_LABELS})
     book = StatsBook()
+    evidence: dict[str, CutEvidence] = {}
     for hand in hands:
         result.hands += 1
         state = replay(hand, check_payout=False)
@@ -139,8 +149,19 @@ def evaluate_hands(
         names = {seat: p.name for seat, p in enumerate(hand.seats)}
         scored = sorted({a.seat for a in acts if a.street >= 1
                          and len(hand.seats[a.seat].hole_cards) == 2})
+        shown = [s for s, f in enumerate(state.shown())
+                 if f and len(hand.seats[s].hole_cards) == 2]
+        adaptations = {s: model.adaptation(book[names[s]].total(), evidence.get(names[s]))
+                       for s in set(scored) | set(shown)}
         if scored:
-            _score_hand(result, hand, acts, scored, model, book, flop_runouts)
+            _score_hand(result, hand, acts, scored, model, adaptations, flop_runouts)
+        # Only now, with the hand over, may the observer read the cards shown down.
+        for s in shown:
+            ev = evidence.setdefault(names[s], CutEvidence())
+            for parts in showdown_evidence(
+                    acts, tuple(hand.board), s, combo_index(*hand.seats[s].hole_cards),
+                    adaptations[s], model=model, flop_runouts=flop_runouts):
+                ev.add(*parts)
         book.update(config, history, names, acts)
         if progress is not None:
             progress(1)
@@ -153,14 +174,13 @@ def _score_hand(
     acts: list,  # type: ignore[type-arg]
     scored: list[int],
     model: DFModel,
-    book: StatsBook,
+    adaptations: dict[int, Adaptation],
     flop_runouts: int | None,
 ) -> None:
     board = tuple(hand.board)
     cats = K.categories(_COMBOS, np.array(board, dtype=np.int64))
     plain = predict_from_actions(acts, board, scored, model=model, flop_runouts=flop_runouts,
                                  last_street=3 if len(board) == 5 else len(board) - 2)
-    adaptations = {s: model.adaptation(book[hand.seats[s].name].total()) for s in scored}
     adapted = predict_from_actions(acts, board, scored, model=model, adaptations=adaptations,
                                    flop_runouts=flop_runouts,
                                    last_street=3 if len(board) == 5 else len(board) - 2)

@@ -43,6 +43,10 @@ model by the number ``n`` of decisions seen in the situation::
 
     P(α | ψ) = (1 - λ) P_default(α | ψ) + λ P_cut(α | ψ),   λ = n / (n + prior_count)
 
+Last, the whole adapted likelihood is trusted only as far as the player's shown hands
+bear it out: with his weight ``μ`` (:class:`Adaptation`, estimated from his showdowns by
+:mod:`~checkraise.opponents.evidence`) the model reads ``(1 - μ) P_default + μ P``.
+
 So a player who raises every hand gets a raising band over all hands (his raise says
 nothing), a calling station a call band over nearly all of them, and a bot that raises
 only the top of its range a narrow band at the top. Each situation is matched on its
@@ -71,6 +75,7 @@ import numpy.typing as npt
 
 from checkraise.errors import CheckraiseError
 from checkraise.opponents.actions import ActionClass, UnderstoodAction
+from checkraise.opponents.evidence import CutEvidence
 from checkraise.opponents.stats import RESPONSES, Counts, Situation, response, situation
 
 __all__ = [
@@ -149,6 +154,8 @@ class AdaptConfig:
     shrink: float = 3.0
     sharpness: float = 0.01
     noise: float = 0.05
+    weight_mean: float = 0.1
+    weight_strength: float = 2.0
 
 
 @dataclass(frozen=True)
@@ -156,6 +163,9 @@ class Adaptation:
     """One player's observed responses: situation -> counts per response (weakest first)."""
 
     counts: Mapping[Situation, tuple[int, ...]]
+    weight: float = 1.0
+    """``μ``: how much the cut is trusted over the default model
+    (:mod:`~checkraise.opponents.evidence`)."""
 
 
 @dataclass(frozen=True)
@@ -214,6 +224,9 @@ def _parse(data: Any, source: str) -> ModelConfig:
         shrink=_number(a.get("shrink", 3.0), "adapt.shrink", 0.0, 1e9),
         sharpness=_number(a.get("sharpness", 0.01), "adapt.sharpness", 1e-6, 1.0),
         noise=_number(a.get("noise", 0.05), "adapt.noise", 0.0, 1.0),
+        weight_mean=_number(a.get("weight_mean", 0.1), "adapt.weight_mean", 0.0, 1.0),
+        weight_strength=_number(a.get("weight_strength", 2.0), "adapt.weight_strength",
+                                1e-3, 1e6),
     )
     return ModelConfig(intervals, adapt, str(data.get("description", "")))
 
@@ -275,6 +288,36 @@ class DFModel:
         >>> int(np.argmax(p))
         1
         """
+        plain, adapted = self.likelihood_parts(action, pwin, adaptation, prior)
+        if adaptation is None or adapted is plain:
+            return plain
+        mu = adaptation.weight
+        mixed: FloatArray = (1.0 - mu) * plain + mu * adapted
+        return mixed
+
+    def likelihood_parts(
+        self,
+        action: UnderstoodAction,
+        pwin: FloatArray,
+        adaptation: Adaptation | None = None,
+        prior: FloatArray | None = None,
+    ) -> tuple[FloatArray, FloatArray]:
+        """The default model's ``P(action | ψ)`` and the fully adapted one (``μ = 1``).
+
+        The second is the first itself (the same array) when nothing adapts it: no
+        ``adaptation``, no ``prior`` or no decision seen in the action's situation.
+        :meth:`likelihood` mixes them with the adaptation's weight ``μ``; the pair at the
+        combo a player showed down is the evidence :class:`~checkraise.opponents.evidence.
+        CutEvidence` weighs ``μ`` with.
+
+        Examples
+        --------
+        >>> from checkraise.opponents.actions import FACING_POSTFLOP
+        >>> a = UnderstoodAction(0, 3, ActionClass.CALL, FACING_POSTFLOP, 2, 200, 100)
+        >>> plain, adapted = DFModel().likelihood_parts(a, np.array([0.1, 0.62, 0.95]))
+        >>> plain is adapted
+        True
+        """
         rel = [relative(pwin, self.config.interval(action.street, action.players, cls))
                for cls in action.choices]
         if action.cls not in action.choices:
@@ -283,10 +326,10 @@ class DFModel:
         total = np.sum(rel, axis=0)
         result: FloatArray = rel[action.choices.index(action.cls)] / total
         if adaptation is None or prior is None:
-            return result
+            return result, result
         seen = adaptation.counts.get(situation(action))
         if seen is None:
-            return result
+            return result, result
         n = sum(seen)
         a = self.config.adapt
         # The default model's own rates on this range are the prior of the observed ones.
@@ -297,8 +340,8 @@ class DFModel:
         rates = [(seen[k] + a.shrink * expected[k]) / (n + a.shrink) for k in range(RESPONSES)]
         lam = n / (n + a.prior_count) if n + a.prior_count > 0 else 1.0
         cut = self.cut_likelihood(response(action.cls), rates, pwin, prior)
-        mixed: FloatArray = (1.0 - lam) * result + lam * cut
-        return mixed
+        adapted: FloatArray = (1.0 - lam) * result + lam * cut
+        return result, adapted
 
     def cut_likelihood(
         self,
@@ -346,13 +389,20 @@ class DFModel:
         out[np.isnan(pwin)] = np.nan
         return out
 
-    def adaptation(self, counts: Counts) -> Adaptation:
-        """A player's observed responses per situation from his ``counts`` (module docstring).
+    def adaptation(self, counts: Counts, evidence: CutEvidence | None = None) -> Adaptation:
+        """A player's observed responses per situation and his weight ``μ``.
+
+        ``μ`` is the posterior mean given his showdown ``evidence`` (the prior mean
+        ``adapt.weight_mean`` without any: :mod:`~checkraise.opponents.evidence`).
 
         Examples
         --------
         >>> c = Counts(situations={(1, 1, True): [10, 80, 10, 0, 0]})
-        >>> DFModel().adaptation(c).counts[(1, 1, True)]
-        (10, 80, 10, 0, 0)
+        >>> a = DFModel().adaptation(c)
+        >>> a.counts[(1, 1, True)], round(a.weight, 1)  # no showdowns seen: the prior mean
+        ((10, 80, 10, 0, 0), 0.1)
         """
-        return Adaptation({k: tuple(row) for k, row in counts.situations.items() if sum(row)})
+        a = self.config.adapt
+        ev = evidence if evidence is not None else CutEvidence()
+        return Adaptation({k: tuple(row) for k, row in counts.situations.items() if sum(row)},
+                          ev.weight(a.weight_mean, a.weight_strength))

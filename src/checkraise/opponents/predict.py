@@ -50,6 +50,7 @@ __all__ = [
     "consistent",
     "predict",
     "predict_from_actions",
+    "showdown_evidence",
     "update",
 ]
 
@@ -207,3 +208,54 @@ def predict(
         adaptations=adaptations, flop_runouts=flop_runouts, last_street=street,
     )
 
+
+
+def showdown_evidence(
+    actions: Sequence[UnderstoodAction],
+    board: Sequence[int],
+    seat: int,
+    combo: int,
+    adaptation: Adaptation | None,
+    *,
+    known: Iterable[int] = (),
+    model: DFModel | None = None,
+    flop_runouts: int | None = None,
+) -> list[tuple[float, float, float, float]]:
+    """``P_default``, ``P_adapted`` of each of ``seat``'s street actions at the shown ``combo``.
+
+    Each street he acted on gives the two likelihoods at ``combo`` and their means over
+    his range predicted before the action.
+    Replays the prediction of his hand as the observer made it during the hand (the same
+    ``adaptation``, the same ``known`` cards); call it only once the hand is over and his
+    cards were shown. The tuples feed :meth:`~checkraise.opponents.evidence.CutEvidence.add`.
+
+    Examples
+    --------
+    >>> from checkraise.engine import Action, TableConfig
+    >>> from checkraise.cards import parse_cards, combo_index
+    >>> cfg = TableConfig.nolimit(2, stacks=10_000)
+    >>> acts = understand(cfg, [(0, 0, Action.raise_to(300)), (1, 0, Action.call())])
+    >>> aa = combo_index(*parse_cards("AsAh"))
+    >>> [(p == q, p > zp) for p, q, zp, _ in showdown_evidence(acts, (), 0, aa, None)]
+    [(True, True)]
+    """
+    model = model or DFModel()
+    summary = summarize(actions)
+    w = consistent(known)
+    out: list[tuple[float, float, float, float]] = []
+    for s in range(4):
+        if _STREET_CARDS[s] > len(board):
+            break
+        street_board = board_at(board, s)
+        w = update(w, consistent(street_board))
+        act = summary.get((seat, s))
+        if act is None:
+            continue
+        pwin = pwin_table(street_board, flop_runouts)
+        plain, adapted = model.likelihood_parts(act, pwin, adaptation, prior=w)
+        mass = max(float(w.sum()), 1e-300)
+        out.append((float(plain[combo]), float(adapted[combo]),
+                    float(np.nansum(w * plain)) / mass, float(np.nansum(w * adapted)) / mass))
+        mu = adaptation.weight if adaptation is not None else 0.0
+        w = update(w, (1.0 - mu) * plain + mu * adapted)
+    return out
