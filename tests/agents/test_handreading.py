@@ -231,3 +231,26 @@ def test_showdown_evidence_only_from_cards_shown(folds: bool) -> None:
     else:
         # His preflop raise and three checks (calls of nothing) were each weighed once.
         assert bot.evidence["2:1"].actions == 4
+
+
+def test_tournament_last_life_is_tighter() -> None:
+    """Once the bot has lost all its chips (the rebuy is used) it plays its last life
+    tighter: more on every threshold and a smaller share of the stack at risk."""
+    from checkraise.engine import Action
+
+    bot = HandReadingAgent(seed=3, samples=100, mode="tournament")
+    before = (bot.tighten, bot.commit_now)
+    cfg = TableConfig.nolimit(2, stacks=(2000, 2000))
+    for mine, busts in (("Ah Ad", 0), ("7c 2d", 1)):
+        # Seat 0 pushes AK, the bot calls: with aces it doubles, with 7-2 it busts.
+        state = State(cfg, hole_cards=[parse_cards("As Kd"), parse_cards(mine)],
+                      board=parse_cards("4s 5h 9c Jd Qh"))
+        bot.begin_hand(1, cfg, state.hole_cards[1], 0)
+        state.step(Action.raise_to(2000))
+        state.step(Action.call())
+        bot.end_hand(state.observation(1), state.payoffs())
+        assert bot.busts == busts
+    assert bot.tighten == pytest.approx(before[0] + bot.last_tighten)
+    assert bot.commit_now == bot.last_commit < before[1]
+    bot.begin_hand(1, cfg, (0, 1), 0)  # a new tournament: a fresh start
+    assert bot.busts == 0

@@ -24,8 +24,11 @@ on hands prediction", Chinese Journal of Computers 40(12), 2017:
    higher thresholds. In tournament mode (survival first: the paper's tournaments rank
    players by the hands they survive) each is raised by ``tighten``, and no call or
    fold-equity raise risks more than ``commit`` (a third) of the chips behind without
-   ``W ≥ max(T_pot, pot odds + overbet_margin)``; the agent switches to it by itself when
-   chips carry over from hand to hand (``mode="auto"``). In order:
+   ``W ≥ max(T_pot, pot odds + overbet_margin)``. Once the bot has lost all its chips
+   (the format's one rebuy is then used: the next bust is elimination) its last life is
+   tighter still: ``last_tighten`` more and ``commit`` at most ``last_commit``. The agent
+   switches to tournament mode by itself when chips carry over from hand to hand
+   (``mode="auto"``). In order:
 
    * tournament mode: a call of more than ``commit`` × our chips needs
      ``W ≥ max(T_pot, pot odds + overbet_margin)``, else fold;
@@ -287,6 +290,9 @@ class HandReadingAgent(BaseAgent):
     commit : float
         Tournament mode: the share of our chips behind that a call or a fold-equity raise
         may risk without ``W ≥ max(T_pot, pot odds + overbet_margin)``.
+    last_tighten, last_commit : float
+        Tournament mode, once we have busted (the rebuy is gone: one more bust is out):
+        ``last_tighten`` more on every threshold and ``commit`` at most ``last_commit``.
 
     The defaults were tuned by duplicate matches against the ``heuristic`` bot (seeds 201
     and 202, 2,000 deals each) and by tournaments against the built-in bots (seeds 502,
@@ -311,6 +317,8 @@ class HandReadingAgent(BaseAgent):
         fold_equity: int = 1,
         bluff_margin: float = 0.05,
         commit: float = 0.33,
+        last_tighten: float = 0.05,
+        last_commit: float = 0.15,
     ) -> None:
         super().__init__(seed=seed)
         if mode not in ("auto", "cash", "tournament"):
@@ -334,6 +342,9 @@ class HandReadingAgent(BaseAgent):
         self.fold_equity = int(fold_equity)
         self.bluff_margin = float(bluff_margin)
         self.commit = float(commit)
+        self.last_tighten = float(last_tighten)
+        self.last_commit = float(last_commit)
+        self.busts = 0
         self._acts: list[UnderstoodAction] = []
         self.book = StatsBook()
         self.evidence: dict[str, CutEvidence] = {}
@@ -348,7 +359,16 @@ class HandReadingAgent(BaseAgent):
     @property
     def tighten(self) -> float:
         """What is added to every threshold now (0 in cash mode)."""
-        return self.tournament_tighten if self.tournament else 0.0
+        if not self.tournament:
+            return 0.0
+        return self.tournament_tighten + (self.last_tighten if self.busts else 0.0)
+
+    @property
+    def commit_now(self) -> float:
+        """The ``commit`` share now: 0 in cash mode, ``last_commit`` once we have busted."""
+        if not self.tournament:
+            return 0.0
+        return min(self.commit, self.last_commit) if self.busts else self.commit
 
     @staticmethod
     def _key(seat: int, n: int, me: int) -> str:
@@ -364,6 +384,8 @@ class HandReadingAgent(BaseAgent):
         """
         self.seat = seat
         n = config.num_players
+        if hand_number == 0:
+            self.busts = 0
         if self.mode == "auto" and (len(set(config.stacks)) > 1 or n < self._table_size):
             self.tournament = True
         self._table_size = n
@@ -382,6 +404,9 @@ class HandReadingAgent(BaseAgent):
         me = observation.seat
         names = {s: self._key(s, n, me) for s in range(n) if s != me}
         acts = understand(observation.config, observation.history)
+        # Busting once uses the rebuy (in the paper's format): the next bust is the end.
+        if observation.config.stacks[me] + payoffs[me] <= 0:
+            self.busts += 1
         if self.adapt:
             hole = tuple(int(c) for c in observation.hole_cards)
             board = tuple(int(c) for c in observation.board)
@@ -522,7 +547,7 @@ class HandReadingAgent(BaseAgent):
             stack=observation.stacks[seat], big_blind=max(config.blinds), call=call, half=half,
             pot_raise=pot, tighten=self.tighten, overbet=self.overbet,
             overbet_margin=self.overbet_margin,
-            commit=self.commit if self.tournament else 0.0,
+            commit=self.commit_now,
             speculative=street == 0 and is_speculative(hole[0], hole[1]),
             draw_outs=self._draw_outs(hole, board) if needs_draw else 0,
             responses=self.responses(observation) if can_bluff else None,
