@@ -317,8 +317,8 @@ class HandReadingAgent(BaseAgent):
         fold_equity: int = 1,
         bluff_margin: float = 0.05,
         commit: float = 0.33,
-        last_tighten: float = 0.05,
-        last_commit: float = 0.15,
+        last_tighten: float = 0.1,
+        last_commit: float = 0.1,
     ) -> None:
         super().__init__(seed=seed)
         if mode not in ("auto", "cash", "tournament"):
