@@ -296,7 +296,8 @@ class HandReadingAgent(BaseAgent):
 
     The defaults were tuned by duplicate matches against the ``heuristic`` bot (seeds 201
     and 202, 2,000 deals each) and by tournaments against the built-in bots (seeds 502,
-    601 and 602, 20 to 80 repetitions).
+    601 and 602, 20 to 80 repetitions; ``last_tighten`` and ``last_commit`` on seeds 701
+    and 702, 40 repetitions).
     """
 
     def __init__(
