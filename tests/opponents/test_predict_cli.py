@@ -27,6 +27,20 @@ def test_predict_on_pokerstars_text(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "AKQJT98765432" in text and text.count("\n  A ") == 2  # two grids
 
 
+def test_predict_draws_one_range_chart_per_player(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "h.txt"
+    path.write_text(EXAMPLE)
+    assert main(["predict", str(path), "--json", "--out", str(tmp_path / "charts")]) == 0
+    players = json.loads(capsys.readouterr().out)["players"]
+    pngs = sorted((tmp_path / "charts").glob("range-*.png"))
+    assert [Path(p["png"]) for p in players] == [tmp_path / "charts" / f"range-{p['player']}.png"
+                                                  for p in players]
+    assert len(pngs) == len(players) == 3
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
+
+
 def test_predict_errors_name_the_bad_value(tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "h.txt"

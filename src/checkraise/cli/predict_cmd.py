@@ -32,6 +32,9 @@ def predict_command(
     model: Path | None = typer.Option(None, "--model", help="Model configuration JSON."),
     game: Path | None = typer.Option(None, "--game", help="ACPC game file for logs."),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+    out_dir: Path | None = typer.Option(
+        None, "--out", help="Folder for one PNG range chart per player (range-NAME.png)."
+    ),
 ) -> None:
     """Show each player's predicted range from his actions and the board.
 
@@ -44,7 +47,12 @@ def predict_command(
 
     from checkraise.cards import combo_index, format_cards
     from checkraise.histories import replay
-    from checkraise.opponents.display import combo_text, grid_text, top_combos
+    from checkraise.opponents.display import (
+        combo_text,
+        grid_text,
+        save_grid_png,
+        top_combos,
+    )
     from checkraise.opponents.model import DFModel
     from checkraise.opponents.predict import predict
 
@@ -88,6 +96,11 @@ def predict_command(
             entry["held_p"] = float(dist[i])
             entry["held_rank"] = int(np.count_nonzero(dist > dist[i])) + 1
         out.append(entry)
+        if out_dir is not None:
+            safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in names[s])
+            png = save_grid_png(dist, out_dir / f"range-{safe}.png",
+                                f"{names[s]}: predicted range, hand {record.hand_id}")
+            entry["png"] = str(png)
         if not as_json:
             actions = " ".join(a or "-" for a in entry["actions"])
             print(f"{names[s]}  ({actions})")

@@ -20,12 +20,14 @@ Examples
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import numpy.typing as npt
 
 from checkraise.cards import COMBO_CARDS, RANKS, card_rank, card_suit, format_card
 
-__all__ = ["RAMP", "class_grid", "combo_text", "grid_text", "top_combos"]
+__all__ = ["RAMP", "class_grid", "combo_text", "grid_text", "save_grid_png", "top_combos"]
 
 FloatArray = npt.NDArray[np.float64]
 RAMP = " .:-=+*#%@"
@@ -88,3 +90,36 @@ def grid_text(dist: FloatArray) -> str:
                       for x in scaled[r])
         lines.append(f"{order[r]} {row}")
     return "\n".join(lines)
+
+
+def save_grid_png(dist: FloatArray, path: Path, title: str) -> Path:
+    """Draw the 13×13 range chart of ``dist`` as a PNG heat map at ``path``.
+
+    Cells are shaded by probability per combo, as in :func:`grid_text`, and labelled
+    with the class name and its share of the whole distribution in percent.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    mass = class_grid(dist)
+    density = mass / _CELL_SIZE
+    order = RANKS[::-1]
+    fig, ax = plt.subplots(figsize=(7.5, 7.5))
+    ax.imshow(density, cmap="Blues", vmin=0.0, vmax=max(float(density.max()), 1e-12))
+    top = float(density.max())
+    for r in range(13):
+        for c in range(13):
+            name = order[min(r, c)] + order[max(r, c)] + ("" if r == c else "s" if c > r else "o")
+            dark = top > 0 and density[r, c] > 0.6 * top
+            ax.text(c, r, f"{name}\n{100 * mass[r, c]:.1f}", ha="center", va="center",
+                    fontsize=6.5, color="white" if dark else "black")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_title(title)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
