@@ -22,15 +22,15 @@ from checkraise.protocol import (
 from checkraise.protocol.net import connect
 from tests.protocol.harness import (
     CLOSE,
-    NL2,
     SILENT,
     STEP_TIMEOUT,
     client_thread,
     fake_client_thread,
     fake_server_thread,
 )
+from tests.shared_data import NL2_GAME
 
-GAME = load_gamedef(NL2)
+GAME = load_gamedef(NL2_GAME)
 
 # One heads-up no-limit hand seen from position 0 (the big blind in this reverse-blinds
 # game; position 1 acts first preflop, position 0 first after the flop); AA beats 98.
