@@ -53,7 +53,7 @@ class Outcome:
     """What happened in one hand played by both engines."""
 
     actions: tuple[Action, ...]
-    pots: int
+    pots: int  # pots that two or more seats could win (a side pot if 2 or more)
     all_in: bool
     pokerkit_stacks: tuple[int, ...]
     engine_stacks: tuple[int, ...]
