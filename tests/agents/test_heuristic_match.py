@@ -7,7 +7,8 @@ closing note of the issue reports the same matches at full size.
 from __future__ import annotations
 
 import pytest
-from tests.protocol.harness import NL2, run_local_match
+from tests.protocol.harness import run_local_match
+from tests.shared_data import NL2_GAME
 
 from checkraise.agents import make_agent
 from checkraise.arena.match import play_match
@@ -25,9 +26,7 @@ def test_default_profile_beats_the_baseline_with_the_interval_above_zero(
 
 
 def test_heuristic_plays_over_the_acpc_protocol() -> None:
-    if not NL2.exists():
-        pytest.skip(f"ACPC game files not found at {NL2}")
-    game = load_gamedef(NL2)
+    game = load_gamedef(NL2_GAME)
     agents = [make_agent("heuristic:samples=200", seed=1), make_agent("random", seed=2)]
     _log, result, clients = run_local_match(game, agents, num_hands=40, seed=5, names=["H", "R"])
     assert [c.error for c in clients] == [None, None]

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
+from tests.shared_data import shared_data
 
 from checkraise.analysis.fit import (
     _START,
@@ -22,13 +20,9 @@ from checkraise.opponents.model import (
     load_config,
 )
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-FILE = DATA / "pluribus" / "pluribus_30.txt"
 
-
-@pytest.mark.skipif(not FILE.exists(), reason="shared data not present")
 def test_fit_improves_the_likelihood_of_the_hands_it_is_fitted_to() -> None:
-    hands = parse_file(FILE)[:40]
+    hands = parse_file(shared_data("pluribus", "pluribus_30.txt"))[:40]
     samples, counts = collect_samples(hands, flop_runouts=100)
     # Every Pluribus hand shows every player's cards: each action of the hand is a sample.
     actions = sum(len(replay(h, check_payout=False).observation(0).history) for h in hands)

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from tests.shared_data import shared_data
 
 from checkraise.analysis.prediction import evaluate_hands
 from checkraise.histories import parse_file
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
 # The 46th file in name order: the shipped model was fitted on the 1st, 3rd, ... 45th.
-HELD_OUT = DATA / "pluribus" / "pluribus_99.txt"
+HELD_OUT = "pluribus_99.txt"
 
 
-@pytest.mark.skipif(not HELD_OUT.exists(), reason="shared data not present")
 def test_model_beats_uniform_on_held_out_pluribus_hands() -> None:
-    hands = parse_file(HELD_OUT)[:80]
+    hands = parse_file(shared_data("pluribus", HELD_OUT))[:80]
     result = evaluate_hands(hands)
     assert result.hands == 80
     for street in ("flop", "turn", "river"):
@@ -48,11 +45,10 @@ def test_scores_by_hand() -> None:
     assert (m["top1"], m["top2"], m["top3"]) == (0.5, 0.5, 1.0)
 
 
-@pytest.mark.skipif(not HELD_OUT.exists(), reason="shared data not present")
 def test_adaptation_is_calibrated_on_held_out_pluribus_hands() -> None:
     """Pluribus and the pros mix their actions: reading them by a cut of their range
     must not make the prediction worse than the default model (nor than uniform)."""
-    result = evaluate_hands(parse_file(HELD_OUT), flop_runouts=100)
+    result = evaluate_hands(parse_file(shared_data("pluribus", HELD_OUT)), flop_runouts=100)
     for street in ("flop", "turn", "river"):
         scores = {k: v.means() for k, v in result.scores[street].items()}
         assert scores["adapted"]["n"] == scores["model"]["n"] >= 40

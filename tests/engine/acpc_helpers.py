@@ -14,8 +14,6 @@ from pathlib import Path
 from checkraise.cards import parse_cards
 from checkraise.engine import Betting, RuleSet, TableConfig
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "acpc"
-
 _INT32_MAX = 2**31 - 1
 
 

@@ -2,8 +2,12 @@
 
 PokerKit (uoftcprg/pokerkit) is an independent implementation of the same
 card-room rules. At every decision both must offer the same seat, call amount,
-fold permission and minimum/maximum raise, and both must end with the same
-stacks. Seat mapping: ring games use the same order (seat 0 small blind); heads-up
+fold permission and minimum/maximum raise. At the end the engine's stacks must
+equal those of ``tests/engine/pot_model.py``, a pot-by-pot model that shares no
+code with the engine, fed with what PokerKit says each seat put in and with
+eval7's hand ranks; PokerKit's stacks must equal the same model's
+``merge_tied`` variant (they differ from ours only by odd chips of tied side
+pots). Seat mapping: ring games use the same order (seat 0 small blind); heads-up
 PokerKit puts the big blind at index 0, so engine seat ``s`` is PokerKit ``1 - s``.
 """
 
@@ -16,11 +20,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import eval7
 from pokerkit import Automation, NoLimitTexasHoldem, StandardHighHand
 
 from checkraise.cards import format_card
-from checkraise.engine import Action, State, TableConfig, pots
-from checkraise.evaluator import evaluate_ints
+from checkraise.engine import Action, State, TableConfig
+from tests.engine import pot_model
 
 _AUTOMATIONS = (
     Automation.ANTE_POSTING,
@@ -29,8 +34,7 @@ _AUTOMATIONS = (
     Automation.CARD_BURNING,
     Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
     Automation.HAND_KILLING,
-    Automation.CHIPS_PUSHING,
-    Automation.CHIPS_PULLING,
+    Automation.CHIPS_PULLING,  # not CHIPS_PUSHING: play() reads the stacks before it
 )
 
 
@@ -49,16 +53,22 @@ class Outcome:
     """What happened in one hand played by both engines."""
 
     actions: tuple[Action, ...]
-    pots: int
+    pots: int  # pots that two or more seats could win (a side pot if 2 or more)
     all_in: bool
     pokerkit_stacks: tuple[int, ...]
     engine_stacks: tuple[int, ...]
+    showdown: bool = False
+
+    @property
+    def odd_chip_difference(self) -> bool:
+        """PokerKit's merged split of tied side pots moved an odd chip (see pot_model)."""
+        return self.pokerkit_stacks != self.engine_stacks
 
 
 def random_deal(seed: int) -> Deal:
-    """A table of 2..9 seats with stacks chosen so that all-ins and side pots are common."""
+    """A table of 2..10 seats with stacks chosen so that all-ins and side pots are common."""
     rng = random.Random(seed)
-    n = rng.randint(2, 9)
+    n = rng.randint(2, 10)
     bb = rng.choice([2, 10, 100])
     sb = max(1, bb // 2)
     ante = 0 if rng.random() < 0.7 else rng.randint(1, max(1, bb // 2))
@@ -101,6 +111,7 @@ def play(deal: Deal) -> Outcome:
         board = s._cards[2 * n:2 * n + 5]
         dealt = 0
         taken: list[Action] = []
+        folded = [False] * n
         while True:
             while pk.can_deal_board():
                 k = 3 if dealt == 0 else 1
@@ -124,58 +135,38 @@ def play(deal: Deal) -> Outcome:
             taken.append(action)
             s.step(action)
             if action.kind == "fold":
+                folded[cur] = True
                 pk.fold()
             elif action.kind == "call":
                 pk.check_or_call()
             else:
                 pk.complete_bet_or_raise_to(action.amount - base)
-        assert s.is_terminal and not pk.status, taken
-        final = tuple(pk.stacks[pk_of[seat]] for seat in range(n))
-        mine = tuple(int(v) for v in s.final_stacks())
-        if mine != final:
-            # Known difference, see pokerkit_merged_split: only odd chips may move.
-            assert pokerkit_merged_split(s) == final, (taken, mine, final)
-        assert sum(s.payoffs()) == 0
-    npots = len(pots(list(s.contributions), [not f for f in s.folded], list(range(n))))
-    return Outcome(tuple(taken), npots, any(s.all_in_flags), final, mine)
+        assert s.is_terminal, taken
+        # Chips pushing is left manual so that the stacks can be read here, with every
+        # bet collected and nothing paid out yet: what PokerKit says each seat put in.
+        put_in = [cfg.stacks[seat] - pk.stacks[pk_of[seat]] for seat in range(n)]
+        while pk.can_push_chips():
+            pk.push_chips()
+        assert not pk.status, taken
+    final = tuple(pk.stacks[pk_of[seat]] for seat in range(n))
+    mine = tuple(int(v) for v in s.final_stacks())
+    ranks = _eval7_ranks(s, folded)
+    button = 0 if n == 2 else n - 1  # TableConfig.nolimit's seat layout
+    model = pot_model.final_stacks(cfg.stacks, put_in, folded, ranks, button)
+    assert mine == model, (taken, mine, model)
+    merged = pot_model.final_stacks(cfg.stacks, put_in, folded, ranks, button, merge_tied=True)
+    assert final == merged, (taken, final, merged)
+    assert sum(s.payoffs()) == 0
+    contested = [p for p in pot_model.pot_list(put_in, [not f for f in folded]) if len(p[1]) > 1]
+    return Outcome(tuple(taken), len(contested), any(s.all_in_flags), final, mine,
+                   showdown=sum(not f for f in folded) > 1)
 
 
-def pokerkit_merged_split(s: State) -> tuple[int, ...]:
-    """Final stacks under PokerKit's odd-chip handling, from the engine's own showdown.
-
-    The engine splits each side pot separately (Robert's Rules of Poker: side pots
-    are split as separate pots, not mixed with the main pot), odd chip to the first
-    winner left of the button. PokerKit first discards every hand that wins no pot,
-    then merges adjacent pots that the remaining hands contest, and splits the
-    merged pot once, so a hand with several tied side pots can end one chip apart.
-    """
-    n = s.config.num_players
-    tot = list(s.contributions)
-    live = [not f for f in s.folded]
-    first = (s.config.button + 1) % n
-    order = [(first + j) % n for j in range(n)]
-    rank = _ranks(s)
-    winners_any: set[int] = set()
-    for pot in pots(tot, live, order):
-        best = max(rank[i] for i in pot.eligible)
-        winners_any |= {i for i in pot.eligible if rank[i] == best}
-    win = [0] * n
-    unc = s.uncalled()
-    if unc is not None:
-        win[unc[0]] += unc[1]
-    for pot in pots(tot, [i in winners_any for i in range(n)], order):
-        best = max(rank[i] for i in pot.eligible)
-        winners = [i for i in pot.eligible if rank[i] == best]
-        share, odd = divmod(pot.amount, len(winners))
-        for i in winners:
-            win[i] += share
-        win[winners[0]] += odd
-    return tuple(st - t + w for st, t, w in zip(s.config.stacks, tot, win, strict=True))
-
-
-def _ranks(s: State) -> list[int]:
-    return [-1 if f else evaluate_ints(list(h) + list(s.board))
-            for f, h in zip(s.folded, s.hole_cards, strict=True)]
+def _eval7_ranks(s: State, folded: list[bool]) -> list[int]:
+    # eval7 ranks the hands, not our evaluator: the model must not share code with us.
+    board = [eval7.Card(format_card(c)) for c in s.board]
+    return [-1 if f else eval7.evaluate([eval7.Card(format_card(c)) for c in h] + board)
+            for f, h in zip(folded, s.hole_cards, strict=True)]
 
 
 @contextmanager

@@ -13,7 +13,8 @@ from fractions import Fraction
 import pytest
 
 from checkraise.engine import Action, State
-from tests.engine.acpc_helpers import DATA, read_game, read_log
+from tests.engine.acpc_helpers import read_game, read_log
+from tests.shared_data import NL2_GAME, NL2_LOG_HEAD, shared_data
 
 MATCHES = [
     ("example_vs_example.nolimit.2p.log", "holdem.nolimit.2p.reverse_blinds.game", 200),
@@ -24,8 +25,8 @@ MATCHES = [
 
 @pytest.mark.parametrize(("log", "game", "hands"), MATCHES)
 def test_dealer_log_replays_exactly(log: str, game: str, hands: int) -> None:
-    cfg = read_game(DATA / game)
-    states, score = read_log(DATA / log)
+    cfg = read_game(shared_data("acpc", game))
+    states, score = read_log(shared_data("acpc", log))
     assert len(states) == hands
     totals: dict[str, Fraction] = defaultdict(Fraction)
     fractional = 0
@@ -45,3 +46,19 @@ def test_dealer_log_replays_exactly(log: str, game: str, hands: int) -> None:
     assert dict(totals) == score
     if "3p" in log:
         assert fractional > 0  # the 3-player log has split pots in half chips
+
+
+def test_head_of_a_dealer_log_replays_exactly() -> None:
+    # The shipped fixture (the first 21 hands of the 2-player no-limit log, no SCORE
+    # line): runs without the shared data.
+    cfg = read_game(NL2_GAME)
+    states, score = read_log(NL2_LOG_HEAD)
+    assert len(states) == 21 and score == {}
+    for line in states:
+        s = State(cfg, hole_cards=line.holes, board=line.board)
+        for actions in line.rounds:
+            for text in actions:
+                s.step(Action.parse(text))
+        assert s.is_terminal, line.text
+        assert s.payoffs() == line.nets, line.text
+        assert s.acpc_state_line(line.hand, line.names) == line.text

@@ -1,15 +1,13 @@
-"""The public evaluator API: input forms, errors, categories, best five, doctests."""
+"""The public evaluator API: input forms, errors, categories, best five."""
 
 from __future__ import annotations
 
-import doctest
 from itertools import combinations
 
 import numpy as np
 import pytest
 from tests.naive import naive_rank, naive_rank5
 
-import checkraise.evaluator as ev
 from checkraise.cards import format_cards, parse_cards
 from checkraise.evaluator import (
     CATEGORY_NAMES,
@@ -20,11 +18,6 @@ from checkraise.evaluator import (
     evaluate_batch,
     evaluate_ints,
 )
-
-
-def test_doctests() -> None:
-    result = doctest.testmod(ev)
-    assert result.attempted > 5 and result.failed == 0
 
 
 def test_input_forms_agree() -> None:

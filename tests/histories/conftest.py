@@ -7,13 +7,14 @@ from pathlib import Path
 import pytest
 
 from checkraise.histories import HandRecord, parse_file
-from tests.histories.paths import PLURIBUS
+from tests.shared_data import shared_data
 
 
 def pluribus_files() -> list[Path]:
-    files = sorted(PLURIBUS.glob("*.txt"))
+    folder = shared_data("pluribus")
+    files = sorted(folder.glob("*.txt"))
     if not files:
-        pytest.skip(f"Pluribus data not found under {PLURIBUS}")
+        pytest.fail(f"no Pluribus hands (*.txt) in {folder}", pytrace=False)
     return files
 
 

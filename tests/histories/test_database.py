@@ -20,7 +20,7 @@ from checkraise.histories import (
     replay,
 )
 from checkraise.histories.database import MIGRATIONS
-from tests.histories.paths import PLURIBUS
+from tests.shared_data import PLURIBUS_SAMPLE, shared_data
 
 
 def _count(db: sqlite3.Connection, table: str) -> int:
@@ -28,7 +28,7 @@ def _count(db: sqlite3.Connection, table: str) -> int:
 
 
 def test_pluribus_folder_imports_once(tmp_path: Path, pluribus_hands: list[HandRecord]) -> None:
-    files = sorted(PLURIBUS.glob("*.txt"))
+    files = sorted(shared_data("pluribus").glob("*.txt"))
     db = open_database(tmp_path / "h.sqlite")
     reports = import_files(db, files)
     assert all(r.ok for r in reports), [r.error for r in reports if not r.ok]
@@ -46,7 +46,7 @@ def test_pluribus_folder_imports_once(tmp_path: Path, pluribus_hands: list[HandR
 
 
 def test_export_round_trip_reproduces_results(tmp_path: Path) -> None:
-    hands = parse_file(PLURIBUS / "pluribus_30.txt")
+    hands = parse_file(PLURIBUS_SAMPLE)
     db = open_database(tmp_path / "h.sqlite")
     insert_hands(db, hands)
     text = format_hands(list(load_hands(db)))
@@ -59,34 +59,37 @@ def test_export_round_trip_reproduces_results(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "what"),
     [
-        ("Bill: raises 125 to 225", "Bill: shoves 125 to 225", "unknown action word"),
+        ("MrWhite: raises 125 to 225", "MrWhite: shoves 125 to 225", "unknown action word"),
         ("Budd: calls 200", "Budd: calls 2000", "impossible amount"),
-        ("Dealt to Gogo [6d 5s]", "Dealt to Gogo [6d 3c]", "dealt twice"),
+        ("Dealt to Gogo [3h 4c]", "Dealt to Gogo [3h 6s]", "dealt twice"),
     ],
 )
 def test_bad_file_is_rejected_whole_and_the_others_go_in(
     tmp_path: Path, old: str, new: str, what: str
 ) -> None:
+    # The sample's first five hands make the good file, its last five (#30025-#30029,
+    # where the lines to break are) the bad one.
+    hands = PLURIBUS_SAMPLE.read_text().split("\n\n\n")
     good = tmp_path / "good.txt"
-    good.write_text((PLURIBUS / "pluribus_32.txt").read_text())
-    text = (PLURIBUS / "pluribus_30.txt").read_text()
+    good.write_text("\n\n\n".join(hands[:5]))
+    text = "\n\n\n".join(hands[5:])
     assert old in text
     bad_text = text.replace(old, new, 1)
     bad = tmp_path / "bad.txt"
     bad.write_text(bad_text)
     db = open_database(tmp_path / "h.sqlite")
     good_report, bad_report = import_files(db, [good, bad])
-    assert good_report.ok and good_report.added == 95
+    assert good_report.ok and good_report.added == 5
     assert not bad_report.ok and what in str(bad_report.error)
     line = bad_text.splitlines().index(new) + 1 if what != "dealt twice" else None
     assert str(bad_report.error).startswith(f"bad.txt:{line}:" if line else "bad.txt:")
     # Nothing of bad.txt, not even its good hands before the bad one, was committed.
-    assert _count(db, "hands") == 95
+    assert _count(db, "hands") == 5
     assert {r[0] for r in db.execute("SELECT DISTINCT source FROM hands")} == {"good.txt"}
 
 
 def test_truncated_file_is_rejected(tmp_path: Path) -> None:
-    text = (PLURIBUS / "pluribus_30.txt").read_text()
+    text = PLURIBUS_SAMPLE.read_text()
     cut = text[: text.index("Budd: calls 200")]  # ends in the middle of hand #30027
     bad = tmp_path / "cut.txt"
     bad.write_text(cut)
@@ -98,7 +101,7 @@ def test_truncated_file_is_rejected(tmp_path: Path) -> None:
 
 
 def test_migration_from_version_1_fills_the_statistics(tmp_path: Path) -> None:
-    hands = parse_file(PLURIBUS / "pluribus_30.txt")
+    hands = parse_file(PLURIBUS_SAMPLE)
     current = open_database(":memory:")
     insert_hands(current, hands)
     # A version-1 database holding the same hands: the columns of version 1 only.
@@ -140,7 +143,7 @@ def test_file_database_is_durable_write_ahead_log(tmp_path: Path) -> None:
 
 def test_stored_flags_are_plain_integers(tmp_path: Path) -> None:
     db = open_database(":memory:")
-    hands = parse_file(PLURIBUS / "pluribus_30.txt")
+    hands = parse_file(PLURIBUS_SAMPLE)
     insert_hands(db, hands)
     kinds = db.execute(
         "SELECT DISTINCT typeof(showed), typeof(vpip), typeof(won_at_showdown), "
@@ -157,7 +160,7 @@ def test_import_pauses_the_cycle_collector_only_while_it_runs(tmp_path: Path) ->
     import gc
 
     good = tmp_path / "good.txt"
-    good.write_text((PLURIBUS / "pluribus_32.txt").read_text())
+    good.write_text(PLURIBUS_SAMPLE.read_text())
     bad = tmp_path / "bad.txt"
     bad.write_text("PokerStars Hand #1: nonsense\n")
     db = open_database(tmp_path / "h.sqlite")
@@ -189,11 +192,11 @@ def test_format_told_from_the_text_as_from_the_file(tmp_path: Path, text: str) -
 
 def test_undecodable_file_is_reported_and_the_others_go_in(tmp_path: Path) -> None:
     good = tmp_path / "good.txt"
-    good.write_text((PLURIBUS / "pluribus_32.txt").read_text())
+    good.write_text(PLURIBUS_SAMPLE.read_text())
     bad = tmp_path / "bad.txt"
-    bad.write_bytes((PLURIBUS / "pluribus_30.txt").read_bytes()[:20000] + b"\xff\xfe junk\n")
+    bad.write_bytes(PLURIBUS_SAMPLE.read_bytes()[:5000] + b"\xff\xfe junk\n")
     db = open_database(tmp_path / "h.sqlite")
     good_report, bad_report = import_files(db, [good, bad])
     assert good_report.ok and not bad_report.ok
-    assert "can't decode byte 0xff in position 20000" in str(bad_report.error)
-    assert _count(db, "hands") == 95
+    assert "can't decode byte 0xff in position 5000" in str(bad_report.error)
+    assert _count(db, "hands") == 10

@@ -8,19 +8,19 @@ from pathlib import Path
 import pytest
 
 from checkraise.cli.main import main
-from tests.histories.paths import PLURIBUS
 from tests.histories.test_stats import HANDS
+from tests.shared_data import PLURIBUS_SAMPLE
 
 
 def test_import_stats_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     made = tmp_path / "made.txt"
     made.write_text(HANDS)
     db = tmp_path / "h.sqlite"
-    assert main(["hands", "import", str(made), str(PLURIBUS / "pluribus_30.txt"), "--db",
+    assert main(["hands", "import", str(made), str(PLURIBUS_SAMPLE), "--db",
                  str(db),
                  "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert [f["added"] for f in report["files"]] == [4, 80]
+    assert [f["added"] for f in report["files"]] == [4, 10]
     assert main(["hands", "import", str(made), "--db", str(db), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["files"][0]["added"] == 0
 
@@ -40,7 +40,7 @@ def test_import_stats_export(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         files = json.loads(capsys.readouterr().out)["files"]
         again = tmp_path / f"again-{fmt}.sqlite"
         assert main(["hands", "import", *files, "--db", str(again), "--json"]) == 0
-        assert sum(f["added"] for f in json.loads(capsys.readouterr().out)["files"]) == 84
+        assert sum(f["added"] for f in json.loads(capsys.readouterr().out)["files"]) == 14
 
 
 def test_bad_file_gives_exit_status_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,7 +15,7 @@ from checkraise.histories import (
     parse_text,
     replay,
 )
-from tests.histories.paths import PLURIBUS
+from tests.shared_data import PLURIBUS_SAMPLE
 
 
 def test_all_pluribus_hands_replay_and_agree_to_the_chip(pluribus_hands: list[HandRecord]) -> None:
@@ -186,7 +186,7 @@ def test_impossible_amounts_are_rejected() -> None:
         err = _error(bad)
         assert err.line == _line_of(bad, f"Ann: posts the ante {amount}")
         assert "impossible amount" in str(err)
-    bad = (PLURIBUS / "pluribus_30.txt").read_text().split("\n\n\n")[27]
+    bad = PLURIBUS_SAMPLE.read_text().split("\n\n\n")[7]  # hand #30027
     bad = bad.replace("Budd: calls 200", "Budd: calls 300")
     err = _error(bad)
     assert err.line == _line_of(bad, "Budd: calls 300") and "the call is 200" in str(err)

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from checkraise.histories import parse_file, replay, seat_stats
 from checkraise.opponents.actions import understand
 from checkraise.opponents.stats import Counts, Position, StatsBook, position_group
-
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+from tests.shared_data import shared_data
 
 
 def test_position_groups_for_every_table_size() -> None:
@@ -21,9 +18,8 @@ def test_position_groups_for_every_table_size() -> None:
         position_group(6, 6)
 
 
-@pytest.mark.skipif(not (DATA / "pluribus").is_dir(), reason="shared data not present")
 def test_counts_agree_with_histories_stats_on_pluribus_hands() -> None:
-    hands = parse_file(DATA / "pluribus" / "pluribus_30.txt")[:150]
+    hands = parse_file(shared_data("pluribus", "pluribus_30.txt"))[:150]
     book = StatsBook()
     expected: dict[str, list[int]] = {}
     for hand in hands:

@@ -22,15 +22,15 @@ from checkraise.protocol import (
 from checkraise.protocol.net import connect
 from tests.protocol.harness import (
     CLOSE,
-    NL2,
     SILENT,
     STEP_TIMEOUT,
     client_thread,
     fake_client_thread,
     fake_server_thread,
 )
+from tests.shared_data import NL2_GAME
 
-GAME = load_gamedef(NL2)
+GAME = load_gamedef(NL2_GAME)
 
 # One heads-up no-limit hand seen from position 0 (the big blind in this reverse-blinds
 # game; position 1 acts first preflop, position 0 first after the flop); AA beats 98.
@@ -120,10 +120,9 @@ def test_client_stops_when_a_finished_hand_goes_on_or_hands_go_back() -> None:
 
 
 def test_client_gives_up_on_a_silent_server() -> None:
-    start = time.monotonic()
-    with pytest.raises(ResponseTimeoutError, match="no complete line"):
+    # The client's own read timeout (0.3 s) stops it, not the connection's STEP_TIMEOUT.
+    with pytest.raises(ResponseTimeoutError, match=r"sent no complete line within 0\.3 s"):
         _client_against([HAND0[0], "<hold>"], read_timeout=0.3)
-    assert time.monotonic() - start < STEP_TIMEOUT
 
 
 # -- fake clients, our dealer ----------------------------------------------------------
@@ -225,10 +224,9 @@ def test_dealer_ignores_comment_lines_from_clients(tmp_path: Path) -> None:
 
 def test_dealer_stops_a_client_that_never_answers(tmp_path: Path) -> None:
     limits = TimeLimits(t_response=300, t_hand=20_000, start=5_000)
-    start = time.monotonic()
     error, log, _ = _dealer_against_fake(tmp_path, _at_hand(2, SILENT), limits=limits)
-    _check_abort(error, log, "time limit", 2)
-    assert time.monotonic() - start < STEP_TIMEOUT
+    # The per-action limit (300 ms) is what stopped it, not the hand's or the match's.
+    _check_abort(error, log, "no action within its time limit (0.300 s left)", 2)
 
 
 def test_dealer_enforces_the_per_hand_limit(tmp_path: Path) -> None:
