@@ -114,3 +114,76 @@ def test_play_command_quit() -> None:
     assert result.exit_code == 0, result.output
     assert "You left the table." in result.output
     assert "random" in result.output and "call" in result.output
+
+
+def _ask_once(answer: str) -> tuple[HumanAgent, list[str]]:
+    # One answer, then end of input: a refused answer quits instead of asking forever.
+    answers = iter([answer])
+    lines: list[str] = []
+
+    def ask(prompt: str) -> str:
+        lines.append(prompt)
+        for text in answers:
+            return text
+        raise EOFError
+
+    return HumanAgent(ask=ask, say=lines.append), lines
+
+
+def _three_handed(ante: int = 0) -> State:
+    # 20/40 blinds, 2000 chips: BTN (seat 2) opens to 120, SB and BB call: 120 in each, antes apart.
+    state = State(TableConfig.nolimit(3, 2000, 20, 40, ante=ante), seed=3)
+    state.step(Action.raise_to(120))
+    state.step(Action.call())
+    state.step(Action.call())
+    return state
+
+
+def test_facing_a_flop_raise_amounts_are_this_streets() -> None:
+    # Flop: SB bets 200 (hand total 320), BB raises to 600 (hand total 720). BTN has 120 in
+    # from preflop and 1880 behind: call 600; the minimum re-raise adds the last raise (400)
+    # to 600, so "raise to 1000" on this street; all-in is 1880 on this street.
+    state = _three_handed()
+    state.step(Action.raise_to(320))
+    state.step(Action.raise_to(720))
+    human, lines = _ask_once("r 1000")
+    human.set_names(["Sam", "Bea", "Ann"])
+    human.begin_hand(2, state.config, state.hole_cards[2], 0)
+    assert human.act(state.observation(2)) == Action.raise_to(1120)
+    text = "\n".join(lines)
+    assert "[f]old, [c]all 600, [r]aise to 1000..1880, [a]ll-in 1880, [q]uit" in text
+    assert ("you raise to 120; Sam calls 100; Bea calls 80; [flop]; Sam bets 200; "
+            "Bea raises to 600") in text
+    assert "BB      Bea              stack   1280  bet    600" in text
+    legal = state.legal_actions()
+    assert parse_move("r 999", legal, 120) == "raise to must be between 1000 and 1880, got 999"
+
+
+def test_unopened_street_offers_a_bet_and_antes_do_not_count() -> None:
+    # With a 10-chip ante each seat has 1990 behind the ante; 120 went in preflop, so the
+    # flop bet runs from the big blind (40) to 1870.
+    state = _three_handed(ante=10)
+    human, lines = _ask_once("b 300")
+    human.begin_hand(0, state.config, state.hole_cards[0], 0)
+    assert human.act(state.observation(0)) == Action.raise_to(420)
+    text = "\n".join(lines)
+    assert "[c]heck, [b]et 40..1870, [a]ll-in 1870, [q]uit" in text
+    assert "BTN raises to 120" not in text and "seat 2 raises to 120" in text
+    assert parse_move("b 30", state.legal_actions(), 120, opened=False) == (
+        "bet must be between 40 and 1870, got 30"
+    )
+
+
+def test_narration_of_calls_and_all_ins_in_street_amounts() -> None:
+    # Heads-up 10/20, stacks 1000 and 300: SB/BTN raises to 60, BB calls 40; flop: BB bets
+    # 40, BTN shoves 940 (its whole stack), BB calls what it has left (200).
+    state = State(TableConfig.nolimit(2, (1000, 300), 10, 20), seed=1)
+    for action in (Action.raise_to(60), Action.call(), Action.raise_to(100),
+                   Action.raise_to(1000), Action.call()):
+        state.step(action)
+    human = HumanAgent(say=lambda s: None)
+    human.begin_hand(0, state.config, state.hole_cards[0], 0)
+    assert human.narrate(state.observation(0)) == [
+        "you raise to 60", "seat 1 calls 40", "[flop]", "seat 1 bets 40",
+        "you raise to 940, all-in", "seat 1 calls 200, all-in",
+    ]

@@ -35,8 +35,9 @@ def play_command(
 ) -> None:
     """Play a tournament against bots: the table, your legal actions with amounts, the showdown.
 
-    Moves: f fold, c/k check or call, r N raise to N, a all-in, q quit, ? help.
-    Bad input is asked again.
+    Moves: f fold, c/k check or call, b N bet N, r N raise to N, a all-in, q quit, ? help.
+    Amounts count this street only, as in a card room ("raise to 300" on the flop is 300
+    on the flop, whatever went in before). Bad input is asked again.
     """
     if not 2 <= seats <= 10:
         raise ValueError(f"invalid seats {seats!r}: expected 2..10 players, you included")
@@ -64,7 +65,10 @@ def play_command(
             typer.echo(f"You are out after {hand} hands; the bots play the tournament out.")
 
     typer.echo(f"checkraise play: seed {seed}, {seats} players: " + ", ".join(labels))
-    typer.echo("moves: f fold, c check/call, r N raise to N, a all-in, q quit, ? help")
+    typer.echo(
+        "moves: f fold, c check/call, b N bet N, r N raise to N (this street), a all-in, "
+        "q quit, ? help"
+    )
     try:
         result = play_tournament(
             config, seed, agents=agents, on_hand=announce,
