@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
@@ -187,3 +189,77 @@ def test_narration_of_calls_and_all_ins_in_street_amounts() -> None:
         "you raise to 60", "seat 1 calls 40", "[flop]", "seat 1 bets 40",
         "you raise to 940, all-in", "seat 1 calls 200, all-in",
     ]
+
+
+def _play(tmp_path: Path, *args: str, script: str) -> str:
+    result = CliRunner().invoke(app, ["play", *args, "--out", str(tmp_path)], input=script)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_play_logs_use_the_chosen_name(tmp_path: Path) -> None:
+    _play(tmp_path, "--opponents", "call", "--seats", "2", "--seed", "5", "--hands", "3",
+          "--name", "Ann Lee", script="c\n" * 40)
+    lines = (tmp_path / "logs" / "rep-0000.log").read_text().splitlines()
+    assert len(lines) == 3
+    assert all(line.rsplit(":", 1)[1] in ("Ann_Lee|call", "call|Ann_Lee") for line in lines)
+    text = (tmp_path / "logs" / "rep-0000.txt").read_text()
+    assert "Ann_Lee" in text and "human" not in text
+
+
+@pytest.mark.parametrize("name", ["", "  ", "call"])
+def test_play_refuses_a_name_that_is_empty_or_a_bots(name: str) -> None:
+    result = CliRunner().invoke(app, ["play", "--opponents", "call", "--seats", "2",
+                                      "--name", name], input="q\n")
+    assert result.exit_code != 0 and "invalid --name" in str(result.exception)
+
+
+def test_play_says_who_rebuys_and_who_is_out(tmp_path: Path) -> None:
+    # Everyone shoves every hand: chips change hands fast. An independent model of the rules
+    # (2000 chips, one rebuy of 2000, out when both are gone) replayed over the hand log's
+    # net results must announce exactly the rebuys and busts that play printed.
+    out = _play(tmp_path, "--opponents", "allin", "--seats", "4", "--seed", "11", "--hands",
+                "40", "--name", "Ann", script="a\n" * 400)
+    stacks: dict[str, int] = {}
+    rebought: set[str] = set()
+    expected: list[str] = []
+    lines = (tmp_path / "logs" / "rep-0000.log").read_text().splitlines()
+    for k, line in enumerate(lines, start=1):
+        fields = line.split(":")
+        names, nets = fields[-1].split("|"), [int(x) for x in fields[-2].split("|")]
+        for who, net in zip(names, nets, strict=True):
+            stacks[who] = stacks.get(who, 2000) + net
+            if stacks[who] == 0:
+                person = "you" if who == "Ann" else who
+                if who in rebought:
+                    expected.append(f"*** {person} {'are' if who == 'Ann' else 'is'} "
+                                    f"out after hand {k}")
+                else:
+                    rebought.add(who)
+                    stacks[who] = 2000
+                    expected.append(f"*** {person} rebuy{'' if who == 'Ann' else 's'} "
+                                    "2000 chips (no rebuys left)")
+    said = [line for line in out.splitlines() if line.startswith("***")]
+    assert sorted(said) == sorted(expected) and len(said) >= 4
+    assert "out after" in out and "rebuys 2000" in out
+
+
+def test_play_standings_print_places_not_floats(tmp_path: Path) -> None:
+    out = _play(tmp_path, "--opponents", "allin", "--seats", "3", "--seed", "2", "--hands",
+                "40", script="a\n" * 400)
+    standings = out.split("Tournament over after", 1)[1].splitlines()[1:]
+    assert [line.split()[0] for line in standings] == ["1st", "2nd", "3rd"]
+    assert ".0." not in out
+
+
+def test_quitting_at_the_first_prompt_leaves_no_empty_logs(tmp_path: Path) -> None:
+    out = _play(tmp_path, "--opponents", "call", "--seats", "3", "--seed", "1", script="q\n")
+    assert "You left the table." in out
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
+
+
+def test_quitting_in_hand_two_logs_hand_one_only(tmp_path: Path) -> None:
+    # Heads-up: fold the first hand at once, then quit in the second.
+    _play(tmp_path, "--opponents", "call", "--seats", "2", "--seed", "1", script="f\nq\n")
+    lines = (tmp_path / "logs" / "rep-0000.log").read_text().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("STATE:0:")
