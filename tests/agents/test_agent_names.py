@@ -36,3 +36,12 @@ def test_unknown_names_list_the_alias_beside_its_agent() -> None:
         make_agent("folder")
     with pytest.raises(AgentSpecError, match="unknown option 'bogus' for agent 'fold'"):
         make_agent("fold:bogus=1")
+
+
+def test_play_help_names_the_hand_reading_bot() -> None:
+    from typer.testing import CliRunner
+
+    from checkraise.cli.main import app
+
+    result = CliRunner().invoke(app, ["play", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0 and "handreader (alias fold)" in result.output
