@@ -263,3 +263,40 @@ def test_quitting_in_hand_two_logs_hand_one_only(tmp_path: Path) -> None:
     _play(tmp_path, "--opponents", "call", "--seats", "2", "--seed", "1", script="f\nq\n")
     lines = (tmp_path / "logs" / "rep-0000.log").read_text().splitlines()
     assert len(lines) == 1 and lines[0].startswith("STATE:0:")
+
+
+def test_street_bets_replay_matches_the_engine_on_random_hands() -> None:
+    # Random hands with antes, uneven stacks and all-ins: at every decision the replayed
+    # chips must equal the engine's (hand totals without antes, stacks, the call amount),
+    # and whoever opens a street has exactly the street's base in.
+    import random
+
+    from checkraise.agents.human import StreetBets
+
+    rng = random.Random(7)
+    for _ in range(300):
+        n = rng.randint(2, 6)
+        stacks = [rng.choice([15, 60, 200, 1000, 5000]) for _ in range(n)]
+        state = State(TableConfig.nolimit(n, stacks, 10, 20, ante=rng.choice([0, 0, 5])),
+                      seed=rng.randrange(10**6))
+        while not state.is_terminal:
+            obs = state.observation(state.current_player)
+            bets = StreetBets(state.config)
+            for seat, rnd, action in obs.history:
+                bets.apply(seat, rnd, action)
+            bets.enter(obs.round)
+            assert bets.total == list(state.bets)
+            assert tuple(bets.stack) == state.stacks
+            legal = state.legal_actions()
+            me = state.current_player
+            assert legal.call_amount == min(bets.level - bets.total[me], bets.stack[me])
+            assert bets.total[me] >= bets.base  # whoever acts matched the last street
+            if obs.round > 0 and all(rnd < obs.round for _, rnd, _ in obs.history):
+                assert bets.total[me] == bets.base and not bets.opened
+            choice = rng.random()
+            if legal.min_raise_to is not None and choice < 0.3:
+                state.step(Action.raise_to(rng.randint(legal.min_raise_to, legal.max_raise_to)))
+            elif legal.can_fold and legal.call_amount and choice > 0.85:
+                state.step(Action.fold())
+            else:
+                state.step(Action.call())
