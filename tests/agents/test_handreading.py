@@ -149,7 +149,7 @@ def test_plays_legal_hands_and_learns_opponents() -> None:
     from checkraise.arena.table import play_hand
 
     result = play_match("fold:samples=100", "random", hands=10, seed=4, workers=1)
-    assert result.labels[0].startswith("fold")
+    assert result.labels[0].startswith("handreader")
     bot = HandReadingAgent(seed=5, samples=100)
     caller, rand = make_agent("call", seed=1), make_agent("random", seed=2)
     rng = np.random.default_rng(0)

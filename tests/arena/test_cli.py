@@ -80,6 +80,6 @@ def test_demo_runs_a_short_tournament(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "straight flush" in out and f"report: {tmp_path / 'report.md'}" in out
     data = json.loads((tmp_path / "results.json").read_text())
     assert [p["name"] for p in data["players"]] == [
-        "fold", "heuristic", "equity", "call", "raise", "random"
+        "handreader", "heuristic", "equity", "call", "raise", "random"
     ]
     assert (tmp_path / "chip_trend.png").stat().st_size > 0

@@ -70,6 +70,10 @@ or register it at run time::
     class MyBot(BaseAgent):
         def act(self, observation): ...
 
+An alias in :data:`AGENT_ALIASES` is another spelling of a registered name
+(``fold``, the hand-reading paper's name for its agent, is ``handreader``);
+specs are rewritten to the registered name, so tables and logs show one name.
+
 ``register_agent("mybot", "mypackage.bots:MyBot")`` registers a lazy path at run
 time. Run-time registrations live in the process that made them; tournaments use
 worker processes forked from it (the default on Linux), so they see them too.
@@ -101,14 +105,17 @@ if TYPE_CHECKING:
     from checkraise.engine import Action, Observation, TableConfig
 
 __all__ = [
+    "AGENT_ALIASES",
     "AGENT_PATHS",
     "Agent",
     "AgentFactory",
     "AgentSpecError",
     "BaseAgent",
+    "agent_help",
     "agent_names",
     "call_begin_hand",
     "call_end_hand",
+    "canonical_spec",
     "make_agent",
     "parse_agent_spec",
     "register_agent",
@@ -167,10 +174,16 @@ AGENT_PATHS: dict[str, str] = {
     "checkfold": "checkraise.agents.baselines:CheckFoldAgent",
     "equity": "checkraise.agents.baselines:EquityAgent",
     "human": "checkraise.agents.human:HumanAgent",
-    "fold": "checkraise.agents.handreading:HandReadingAgent",
+    "handreader": "checkraise.agents.handreading:HandReadingAgent",
     "heuristic": "checkraise.agents.heuristic:HeuristicAgent",
 }
 """Agents shipped with checkraise: name -> ``"module:factory"``, imported on first use."""
+
+AGENT_ALIASES: dict[str, str] = {
+    "fold": "handreader",  # the hand-reading paper calls its agent FOLD
+}
+"""Other spec names for registered agents: alias -> name. Specs are rewritten to the name
+(:func:`split_agent_specs`), so tables and logs show one name per agent."""
 
 _FACTORIES: dict[str, AgentFactory] = {}
 
@@ -212,14 +225,48 @@ def register_agent(name: str, factory: AgentFactory | str | None = None) -> Any:
 
 
 def agent_names() -> list[str]:
-    """Names of every registered agent, sorted.
+    """Names of every registered agent, sorted (aliases not included).
 
     Examples
     --------
-    >>> {"random", "call", "raise", "allin", "equity"} <= set(agent_names())
+    >>> {"random", "call", "raise", "allin", "equity", "handreader"} <= set(agent_names())
     True
     """
     return sorted(set(AGENT_PATHS) | set(_FACTORIES))
+
+
+def agent_help() -> str:
+    """The registered agent names for help texts, each alias beside its agent.
+
+    Examples
+    --------
+    >>> "handreader (alias fold)" in agent_help()
+    True
+    """
+    aliases: dict[str, list[str]] = {}
+    for alias, name in AGENT_ALIASES.items():
+        aliases.setdefault(name, []).append(alias)
+    return ", ".join(
+        f"{name} (alias {', '.join(aliases[name])})" if name in aliases else name
+        for name in agent_names()
+    )
+
+
+def canonical_spec(spec: str) -> str:
+    """``spec`` with an aliased agent name replaced by the registered name.
+
+    A name registered in its own right wins over an alias of the same spelling.
+
+    Examples
+    --------
+    >>> canonical_spec("fold:samples=100"), canonical_spec("call")
+    ('handreader:samples=100', 'call')
+    """
+    name, colon, rest = spec.strip().partition(":")
+    name = name.strip()
+    if name in _FACTORIES or name in AGENT_PATHS or name not in AGENT_ALIASES:
+        return spec.strip()
+    return AGENT_ALIASES[name] + colon + rest
 
 
 def _check_name(name: str) -> None:
@@ -234,10 +281,10 @@ def _factory(name: str) -> AgentFactory:
     if name in _FACTORIES:
         return _FACTORIES[name]
     path = AGENT_PATHS.get(name)
+    if path is None and name in AGENT_ALIASES:
+        return _factory(AGENT_ALIASES[name])
     if path is None:
-        raise AgentSpecError(
-            f"unknown agent {name!r}: expected one of {', '.join(agent_names())}"
-        )
+        raise AgentSpecError(f"unknown agent {name!r}: expected one of {agent_help()}")
     module_name, _, attr = path.partition(":")
     module = importlib.import_module(module_name)
     factory: AgentFactory = getattr(module, attr)
@@ -291,11 +338,14 @@ def split_agent_specs(text: str | Sequence[str]) -> list[str]:
 
     A comma-separated item that contains ``=`` but no ``:`` continues the
     options of the spec before it. A sequence of strings is split item by item.
+    Aliases become the registered name (:func:`canonical_spec`).
 
     Examples
     --------
     >>> split_agent_specs(["random,call", "equity:margin=0.1,raise_ratio=2"])
     ['random', 'call', 'equity:margin=0.1,raise_ratio=2']
+    >>> split_agent_specs("fold,heuristic")
+    ['handreader', 'heuristic']
     """
     items = [text] if isinstance(text, str) else list(text)
     specs: list[str] = []
@@ -312,7 +362,7 @@ def split_agent_specs(text: str | Sequence[str]) -> list[str]:
                 specs[-1] += "," + part
             else:
                 specs.append(part)
-    return specs
+    return [canonical_spec(spec) for spec in specs]
 
 
 def make_agent(spec: str, *, seed: int | None = None) -> Agent:

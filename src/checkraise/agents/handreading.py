@@ -1,4 +1,4 @@
-"""The hand-reading bot (``fold``): predict each opponent's hand, then act on the win rate.
+"""The hand-reading bot (``handreader``, alias ``fold``): read hands, act on the win rate.
 
 The design of Li, Jiang, Chen and Bao, "Game in multiplayer no-limit Texas Hold'em based
 on hands prediction", Chinese Journal of Computers 40(12), 2017:
@@ -256,7 +256,7 @@ def decide(
 
 
 class HandReadingAgent(BaseAgent):
-    """The hand-reading bot (module docstring). Registered as ``fold``.
+    """The hand-reading bot (module docstring). Registered as ``handreader`` (alias ``fold``).
 
     Parameters
     ----------

@@ -17,6 +17,7 @@ from typing import Any
 
 __all__ = [
     "match_markdown",
+    "places",
     "plot_chip_trend",
     "plot_mbb",
     "plot_ranks",
@@ -133,6 +134,26 @@ def tournament_markdown(summary: dict[str, Any], seed: int, charts: Sequence[str
 def _ordinal(k: int) -> str:
     suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
     return f"{k}{suffix}"
+
+
+def places(ranks: Sequence[float]) -> list[str]:
+    """Finishing places as a card room prints them: ``1st``, ``2nd``, and ``=3rd`` for a tie.
+
+    ``ranks`` are one tournament's ranks, where tied players share the mean of
+    their places (2.5 for two players tied for 2nd and 3rd); a tie takes the
+    best place it covers.
+
+    Examples
+    --------
+    >>> places([1.0, 2.5, 2.5, 4.0])
+    ['1st', '=2nd', '=2nd', '4th']
+    """
+    out = []
+    for r in ranks:
+        best = 1 + sum(1 for q in ranks if q < r)
+        tied = sum(1 for q in ranks if q == r) > 1
+        out.append(("=" if tied else "") + _ordinal(best))
+    return out
 
 
 def match_markdown(result: dict[str, Any], charts: Sequence[str] = ()) -> str:

@@ -132,7 +132,9 @@ class HandLog:
     Parameters
     ----------
     folder
-        Where to write (created if missing). ``None`` writes nothing.
+        Where to write (created if missing). ``None`` writes nothing. The files are
+        opened with the first hand written, so a session that ends before any hand
+        is over leaves no empty logs behind.
     stem
         File name without extension.
     table
@@ -141,17 +143,20 @@ class HandLog:
 
     def __init__(self, folder: Path | None, stem: str, table: str = "checkraise") -> None:
         self.table = table
+        self._folder = folder
+        self._stem = stem
         self._acpc: IO[str] | None = None
         self._stars: IO[str] | None = None
-        if folder is not None:
-            folder.mkdir(parents=True, exist_ok=True)
-            self._acpc = open(folder / f"{stem}.log", "w", encoding="utf-8")  # noqa: SIM115
-            self._stars = open(folder / f"{stem}.txt", "w", encoding="utf-8")  # noqa: SIM115
 
     def write(self, hand: PlayedHand, names: Sequence[str]) -> None:
         """Append ``hand``, with ``names[s]`` the player in engine seat ``s``."""
-        if self._acpc is None or self._stars is None:
+        if self._folder is None:
             return
+        if self._acpc is None or self._stars is None:
+            self._folder.mkdir(parents=True, exist_ok=True)
+            base = self._folder / self._stem
+            self._acpc = open(f"{base}.log", "w", encoding="utf-8")  # noqa: SIM115
+            self._stars = open(f"{base}.txt", "w", encoding="utf-8")  # noqa: SIM115
         safe = log_names(names)
         self._acpc.write(hand.state.acpc_state_line(hand.hand_number, safe) + "\n")
         text = pokerstars_text(hand, safe, self.table)
@@ -163,6 +168,7 @@ class HandLog:
             if f is not None:
                 f.close()
         self._acpc = self._stars = None
+        self._folder = None  # closed for good: a later write is ignored, as before
 
     def __enter__(self) -> HandLog:
         return self

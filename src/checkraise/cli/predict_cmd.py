@@ -13,6 +13,32 @@ from checkraise.cli.main import app
 _STREETS = ("preflop", "flop", "turn", "river")
 
 
+def _header(record: Any, hand: int, file: Path, board: tuple[int, ...], street: str) -> list[str]:
+    """The hand at the top of the text output: its number, the players, the board by street."""
+    from checkraise.cards import format_cards
+
+    def role(seat: Any) -> str:
+        tags = ["BTN"] if seat.table_seat == record.button else []
+        if seat.blind:
+            small = seat.blind == record.small_blind and record.small_blind < record.big_blind
+            tags.append("SB" if small else "BB" if seat.blind == record.big_blind else "blind")
+        return ", ".join([*tags, f"{seat.stack} chips"])
+
+    lines = [
+        f"Hand #{record.hand_id} (--hand {hand} of {file.name}), "
+        f"blinds {record.small_blind}/{record.big_blind}"
+        + (f", ante {record.ante}" if record.ante else "")
+        + f", {len(record.seats)} players",
+        "  players: " + ", ".join(f"{seat.name} ({role(seat)})" for seat in record.seats),
+    ]
+    cards = [("flop", board[:3]), ("turn", board[3:4]), ("river", board[4:5])]
+    dealt = [f"{name} {format_cards(c)}" for name, c in cards if c]
+    lines.append("  board: " + (", ".join(dealt) if dealt else "none (the hand ended preflop)"))
+    if street:
+        lines.append(f"  predicted after the {street}")
+    return lines
+
+
 def _read(path: Path, game: Path | None) -> list[Any]:
     from checkraise.histories.importer import read_hands
     from checkraise.protocol.gamedef import load_gamedef
@@ -82,6 +108,9 @@ def predict_command(
     preds = predict(state.config, history, board, seats, known=known,
                     model=DFModel(model) if model else None)
     out: list[dict[str, Any]] = []
+    if not as_json:
+        print("\n".join(_header(record, hand, file, board, street)))
+        print()
     for s in seats:
         dist = preds[s].final
         entry: dict[str, Any] = {
@@ -98,8 +127,12 @@ def predict_command(
         out.append(entry)
         if out_dir is not None:
             safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in names[s])
-            png = save_grid_png(dist, out_dir / f"range-{safe}.png",
-                                f"{names[s]}: predicted range, hand {record.hand_id}")
+            # The hand as asked for (--hand, 0-based in the file), and the site's number.
+            png = save_grid_png(
+                dist, out_dir / f"range-{safe}.png",
+                f"{names[s]}: predicted range\n--hand {hand} of {file.name} "
+                f"(#{record.hand_id})",
+            )
             entry["png"] = str(png)
         if not as_json:
             actions = " ".join(a or "-" for a in entry["actions"])

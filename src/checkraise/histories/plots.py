@@ -15,10 +15,54 @@ Examples
 
 from __future__ import annotations
 
+import colorsys
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["cumulative_winnings", "plot_cumulative_winnings"]
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = [
+    "cumulative_winnings",
+    "cumulative_winnings_figure",
+    "player_styles",
+    "plot_cumulative_winnings",
+]
+
+_LINESTYLES = ("-", "--", "-.", ":")
+
+
+def player_styles(n: int) -> list[tuple[str, str]]:
+    """A distinct ``(colour, line style)`` for each of ``n`` players, colours distinct too.
+
+    Up to 10 players get the "tab10" colours with solid lines, up to 20 the "tab20"
+    colours. Beyond that the hues go round the colour wheel in ``n`` equal steps at
+    three alternating lightnesses, so neighbours in the legend differ in both, and the
+    line style cycles through solid, dashed, dash-dot and dotted.
+
+    Examples
+    --------
+    >>> player_styles(2)
+    [('#1f77b4', '-'), ('#ff7f0e', '-')]
+    >>> len({colour for colour, _ in player_styles(25)})
+    25
+    """
+    from matplotlib import colormaps
+    from matplotlib.colors import to_hex
+
+    if n <= 20:
+        palette = colormaps["tab10" if n <= 10 else "tab20"]
+        # tab20 pairs a dark and a light shade of each hue: the light one is dashed.
+        return [(to_hex(palette(i)), "-" if n <= 10 else _LINESTYLES[i % 2]) for i in range(n)]
+    styles = []
+    for i in range(n):
+        lightness = (0.35, 0.5, 0.65)[i % 3]
+        r, g, b = colorsys.hls_to_rgb(i / n, lightness, 0.75)
+        # 24-bit colours: distinct hues i/n stay distinct unless n is in the millions.
+        colour = "#" + "".join(f"{round(255 * x):02x}" for x in (r, g, b))
+        styles.append((colour, _LINESTYLES[i % len(_LINESTYLES)]))
+    return styles
 
 
 def cumulative_winnings(
@@ -40,10 +84,10 @@ def cumulative_winnings(
     return curves
 
 
-def plot_cumulative_winnings(
-    db: sqlite3.Connection, path: str | Path, players: tuple[str, ...] = ()
-) -> Path:
-    """Draw the cumulative winnings of each player into a PNG at ``path``; return the path."""
+def cumulative_winnings_figure(
+    db: sqlite3.Connection, players: tuple[str, ...] = ()
+) -> Figure:
+    """The cumulative winnings of each player as a matplotlib figure, one style per player."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -51,16 +95,27 @@ def plot_cumulative_winnings(
 
     curves = cumulative_winnings(db, players)
     fig, ax = plt.subplots(figsize=(9, 5), dpi=100)
-    for name, curve in sorted(curves.items(), key=lambda kv: -kv[1][-1]):
+    ranked = sorted(curves.items(), key=lambda kv: -kv[1][-1])
+    for (name, curve), (colour, style) in zip(ranked, player_styles(len(ranked)), strict=True):
         ax.plot(range(1, len(curve) + 1), curve, label=f"{name} ({curve[-1]:+.0f} bb)",
-                linewidth=1.2)
+                linewidth=1.2, color=colour, linestyle=style)
     ax.axhline(0.0, color="grey", linewidth=0.6)
     ax.set_xlabel("hands played")
     ax.set_ylabel("cumulative winnings (big blinds)")
     ax.set_title("Cumulative winnings per player")
     if curves:
-        ax.legend(fontsize="small", loc="best")
+        ax.legend(fontsize="small", loc="best", ncol=1 + (len(curves) - 1) // 12)
     fig.tight_layout()
+    return fig
+
+
+def plot_cumulative_winnings(
+    db: sqlite3.Connection, path: str | Path, players: tuple[str, ...] = ()
+) -> Path:
+    """Draw the cumulative winnings of each player into a PNG at ``path``; return the path."""
+    import matplotlib.pyplot as plt
+
+    fig = cumulative_winnings_figure(db, players)
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out)

@@ -11,7 +11,7 @@ on hands prediction" (Chinese Journal of Computers 40(12), 2017):
 * :mod:`~checkraise.opponents.predict` - Bayesian prediction over the 1,326 combos;
 * :mod:`~checkraise.opponents.display` - top-combo tables and the 13×13 grid.
 
-The bot that uses them is :mod:`checkraise.agents.handreading` (``fold``). Measuring the
+The bot that uses them is :mod:`checkraise.agents.handreading` (``handreader``). Measuring the
 predictions on real hand logs and fitting the configuration to them needs the hand-history
 readers, a higher layer: that lives in :mod:`checkraise.analysis`.
 """

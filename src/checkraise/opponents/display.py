@@ -21,13 +21,26 @@ Examples
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from checkraise.cards import COMBO_CARDS, RANKS, card_rank, card_suit, format_card
 
-__all__ = ["RAMP", "class_grid", "combo_text", "grid_text", "save_grid_png", "top_combos"]
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = [
+    "COLORBAR_LABEL",
+    "RAMP",
+    "class_grid",
+    "combo_text",
+    "grid_figure",
+    "grid_text",
+    "save_grid_png",
+    "top_combos",
+]
 
 FloatArray = npt.NDArray[np.float64]
 RAMP = " .:-=+*#%@"
@@ -92,11 +105,16 @@ def grid_text(dist: FloatArray) -> str:
     return "\n".join(lines)
 
 
-def save_grid_png(dist: FloatArray, path: Path, title: str) -> Path:
-    """Draw the 13×13 range chart of ``dist`` as a PNG heat map at ``path``.
+COLORBAR_LABEL = "probability of each combo in the class (%)"
 
-    Cells are shaded by probability per combo, as in :func:`grid_text`, and labelled
-    with the class name and its share of the whole distribution in percent.
+
+def grid_figure(dist: FloatArray, title: str) -> Figure:
+    """The 13×13 range chart of ``dist`` as a matplotlib figure, with its colour bar.
+
+    Cells are shaded by probability per combo, as in :func:`grid_text`, on the
+    scale of the colour bar beside the grid (percent, from 0 to the densest cell),
+    and labelled with the class name and its share of the whole distribution in
+    percent.
     """
     import matplotlib
 
@@ -104,11 +122,11 @@ def save_grid_png(dist: FloatArray, path: Path, title: str) -> Path:
     import matplotlib.pyplot as plt
 
     mass = class_grid(dist)
-    density = mass / _CELL_SIZE
+    density = 100 * mass / _CELL_SIZE
     order = RANKS[::-1]
-    fig, ax = plt.subplots(figsize=(7.5, 7.5))
-    ax.imshow(density, cmap="Blues", vmin=0.0, vmax=max(float(density.max()), 1e-12))
+    fig, ax = plt.subplots(figsize=(8.5, 7.5))
     top = float(density.max())
+    image = ax.imshow(density, cmap="Blues", vmin=0.0, vmax=max(top, 1e-12))
     for r in range(13):
         for c in range(13):
             name = order[min(r, c)] + order[max(r, c)] + ("" if r == c else "s" if c > r else "o")
@@ -117,8 +135,18 @@ def save_grid_png(dist: FloatArray, path: Path, title: str) -> Path:
                     fontsize=6.5, color="white" if dark else "black")
     ax.set_xticks([])
     ax.set_yticks([])
+    ax.set_xlabel("in each cell: the class and its share of the range (%)")
     ax.set_title(title)
+    fig.colorbar(image, ax=ax, fraction=0.046, pad=0.03, label=COLORBAR_LABEL)
     fig.tight_layout()
+    return fig
+
+
+def save_grid_png(dist: FloatArray, path: Path, title: str) -> Path:
+    """Draw :func:`grid_figure` of ``dist`` into a PNG at ``path``; return the path."""
+    import matplotlib.pyplot as plt
+
+    fig = grid_figure(dist, title)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)
