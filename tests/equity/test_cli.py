@@ -36,6 +36,10 @@ def test_range_command(capsys: pytest.CaptureFixture[str]) -> None:
     "argv",
     [
         ["range", "QQ+,AKx"],
+        ["range", ""],
+        ["range", " , "],
+        ["equity", "AsKs", "QQ", "--board", "2d3c"],
+        ["equity", "AsKs", ""],
         ["equity", "AsKs", "AsQd"],
         ["equity", "AsKs", "QQ", "--board", "2c3c4c5c6c7c"],
         ["equity", "AsKs", "QQ", "--exact", "--samples", "10"],

@@ -258,9 +258,10 @@ def _prepare_players(specs: Sequence[PlayerSpec], taken: int) -> _Players:
         uniform[p] = rng.is_uniform()
         live = rng.remove_cards(taken)
         if live.is_empty():
+            where = "" if rng.is_empty() else " after removing the board and dead cards"
             raise EquityError(
                 f"player {p + 1}'s range {str(spec) if spec is not None else 'random'!r} "
-                "is empty after removing the board and dead cards"
+                f"holds no hand{where}"
             )
         ids = live.combos()
         common = int(np.bitwise_and.reduce(COMBO_MASKS[ids]))

@@ -128,8 +128,6 @@ def _sweep(
 ) -> _Runouts:
     h0, h1 = _hand(hand)
     cards, dead_mask = parse_board(board, dead)
-    if len(cards) in (1, 2):
-        raise ValueError(f"hand strength needs 0, 3, 4 or 5 board cards, got {len(cards)}")
     taken = dead_mask | (1 << h0) | (1 << h1)
     for c in cards:
         if taken >> c & 1:
