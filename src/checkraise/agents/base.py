@@ -95,7 +95,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
-from checkraise.errors import CheckraiseError
+from checkraise.errors import CheckraiseError, one_of
 
 if TYPE_CHECKING:
     from checkraise.engine import Action, Observation, TableConfig
@@ -236,7 +236,7 @@ def _factory(name: str) -> AgentFactory:
     path = AGENT_PATHS.get(name)
     if path is None:
         raise AgentSpecError(
-            f"unknown agent {name!r}: expected one of {', '.join(agent_names())}"
+            f"unknown agent {name!r}: expected one of {one_of(agent_names())}"
         )
     module_name, _, attr = path.partition(":")
     module = importlib.import_module(module_name)
@@ -353,7 +353,7 @@ def _check_options(name: str, factory: AgentFactory, options: dict[str, Any]) ->
     ]
     for key in options:
         if key not in known:
-            expected = ", ".join(known) if known else "no options"
+            expected = one_of(known) if known else "no options"
             raise AgentSpecError(
                 f"unknown option {key!r} for agent {name!r}: expected {expected}"
             )
