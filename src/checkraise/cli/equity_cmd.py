@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from checkraise.cli.main import app
-from checkraise.equity import EquityResult, Method, equity, exact_cost
+from checkraise.equity import EquityError, EquityResult, Method, equity, exact_cost
 
 
 @app.command("equity")
@@ -32,10 +32,10 @@ def equity_command(
     specs: list[str | None] = list(players)
     if num_players:
         if num_players < len(specs):
-            raise ValueError(f"--players {num_players} is fewer than the {len(specs)} given")
+            raise EquityError(f"--players {num_players} is fewer than the {len(specs)} given")
         specs += [None] * (num_players - len(specs))
     if exact and samples:
-        raise ValueError("--exact and --samples exclude each other")
+        raise EquityError("--exact and --samples exclude each other")
     method = Method.EXACT if exact else (Method.MC if samples else Method.AUTO)
     if method is Method.EXACT and not as_json:
         result = _exact_with_progress(specs, board or None, dead or None)
