@@ -125,6 +125,18 @@ def test_long_exact_enumeration_shows_estimate_and_bar(
     assert err == ""
 
 
+def test_hopeless_monte_carlo_says_it_enumerated(capsys: pytest.CaptureFixture[str]) -> None:
+    # All the weight on AsAh, which AsKs always blocks: 1 deal in ~8,000 fits together.
+    argv = ["equity", "AsKs", "random:0.0000001,AsAh", "--board", "2c7d9h", "--samples", "5000"]
+    out, err = _run(capsys, *argv)
+    assert "exact equity, 1,081 boards enumerated" in " ".join(out.split())
+    assert err.startswith("checkraise: note: the ranges collide in almost every deal")
+    # Preflop the enumeration is too big: an error that says why, exit 2.
+    assert main([*argv[:3], "--samples", "5000"]) == 2
+    err = capsys.readouterr().err
+    assert "Monte Carlo gave up" in err and "acceptance 0.0001" in err
+
+
 def _combo_names(ranks: str, suited: bool | None) -> set[str]:
     names = set()
     for a, b in combinations("shdc", 2) if ranks[0] == ranks[1] else (

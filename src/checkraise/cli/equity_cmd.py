@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 
 import typer
@@ -43,6 +44,12 @@ def equity_command(
         result = equity(
             specs, board or None, dead or None, method=method, samples=samples or None,
             seed=seed,
+        )
+    if method is Method.MC and result.method is Method.EXACT and not as_json:
+        print(
+            "checkraise: note: the ranges collide in almost every deal, so Monte Carlo "
+            "would take too long; enumerated exactly instead",
+            file=sys.stderr,
         )
     names = [s if s is not None else "random" for s in specs]
     if as_json:
