@@ -26,8 +26,8 @@ the board or dead; the rest of the board is uniform over the remaining cards.
   a card accept one deal in 10^4 or fewer and would run for hours. The sampler gives up
   once it has made at least :data:`MIN_ATTEMPTS` attempts and needs more than
   :data:`ATTEMPTS_PER_SAMPLE` per accepted deal, so it never makes more than
-  ``max(MIN_ATTEMPTS, ATTEMPTS_PER_SAMPLE * (samples + 1))``. Such ranges have few
-  compatible deals, so :func:`equity` then enumerates them exactly when
+  ``max(MIN_ATTEMPTS, ATTEMPTS_PER_SAMPLE * (samples + 1))``. Enumeration skips
+  colliding assignments at no cost, so :func:`equity` then enumerates exactly when
   :func:`exact_cost` is within :data:`EXACT_BUDGET`, and otherwise raises
   :class:`LowAcceptanceError` with the acceptance rate it saw.
 
@@ -481,7 +481,7 @@ def equity(
 def _low_acceptance(
     sp: _Spot, done: int, attempts: int, progress: Callable[[int, int], None] | None
 ) -> EquityResult:
-    # Ranges that almost never fit together have few compatible deals: enumerate them.
+    # Enumeration does not mind how rarely the ranges fit together: use it if affordable.
     cost = sp.cost
     if cost.affordable:
         return _exact(sp, progress)
