@@ -66,6 +66,7 @@ def test_preflop_classes() -> None:
         (lambda: parse_cards("AsK"), "'AsK'"),
         (lambda: parse_cards([52]), "52"),
         (lambda: parse_cards("AsAs"), "As given twice"),
+        (lambda: parse_cards([51, 0, 51]), "card As given twice in 'As 2c As'"),
         (lambda: format_card(60), "60"),
         (lambda: class_combos("AKx"), "'AKx'"),
     ],

@@ -115,7 +115,8 @@ def parse_cards(cards: str | Iterable[str | int], *, unique: bool = True) -> lis
         else:
             card = parse_card(str(item))
         if unique and card in out:
-            raise CardError(f"card {format_card(card)} given twice in {cards!r}")
+            shown = cards if isinstance(cards, str) else format_cards([*out, card])
+            raise CardError(f"card {format_card(card)} given twice in {shown!r}")
         out.append(card)
     return out
 
