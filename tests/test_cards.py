@@ -57,3 +57,25 @@ def test_preflop_classes() -> None:
     assert class_combos("KAo") == class_combos("AKo")
     with pytest.raises(ValueError, match="AKx"):
         class_combos("AKx")
+
+
+@pytest.mark.parametrize(
+    ("bad", "named"),
+    [
+        (lambda: parse_card("Ax"), "'Ax'"),
+        (lambda: parse_cards("AsK"), "'AsK'"),
+        (lambda: parse_cards([52]), "52"),
+        (lambda: parse_cards("AsAs"), "As given twice"),
+        (lambda: parse_cards([51, 0, 51]), "card As given twice in 'As 2c As'"),
+        (lambda: format_card(60), "60"),
+        (lambda: class_combos("AKx"), "'AKx'"),
+    ],
+)
+def test_bad_cards_raise_the_projects_error(bad: object, named: str) -> None:
+    # A CheckraiseError (not a bare ValueError), so the CLI can tell bad input from a bug.
+    from checkraise.cards import CardError
+    from checkraise.errors import CheckraiseError
+
+    with pytest.raises(CardError, match=named) as info:
+        bad()  # type: ignore[operator]
+    assert isinstance(info.value, CheckraiseError)

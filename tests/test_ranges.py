@@ -198,3 +198,19 @@ def test_round_trip_class_sets_never_longer_than_listing(ks: list[int]) -> None:
     r = Range(",".join(names))
     assert Range(str(r)) == r
     assert len(str(r)) <= len(",".join(names))
+
+
+def test_bad_range_input_raises_the_projects_error() -> None:
+    from checkraise.errors import CheckraiseError
+    from checkraise.ranges import RangeError
+
+    for bad, named in (
+        (lambda: Range.from_array(np.ones(5)), r"\(5,\)"),
+        (lambda: Range.from_array(np.full(1326, 2.0)), "2.0"),
+        (lambda: cards_mask(1 << 60), str(1 << 60)),
+        (lambda: as_range([51]), "got 1"),
+        (lambda: Range("QQ+,AKx"), "AKx"),
+    ):
+        with pytest.raises(RangeError, match=named) as info:
+            bad()
+        assert isinstance(info.value, CheckraiseError)

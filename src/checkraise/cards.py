@@ -24,6 +24,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from checkraise.errors import CheckraiseError
+
 __all__ = [
     "CLASS_NAMES",
     "COMBO_CARDS",
@@ -33,6 +35,7 @@ __all__ = [
     "NUM_COMBOS",
     "RANKS",
     "SUITS",
+    "CardError",
     "card_mask",
     "card_rank",
     "card_suit",
@@ -52,6 +55,12 @@ SUITS: Final = "cdhs"
 NUM_CARDS: Final = 52
 NUM_COMBOS: Final = 1326
 
+
+
+class CardError(CheckraiseError):
+    """A card, card list or combo that is not valid (names the value and what was expected)."""
+
+
 _RANK_OF_CHAR: Final = {ch: i for i, ch in enumerate(RANKS)}
 _SUIT_OF_CHAR: Final = {ch: i for i, ch in enumerate(SUITS)}
 
@@ -59,7 +68,7 @@ _SUIT_OF_CHAR: Final = {ch: i for i, ch in enumerate(SUITS)}
 def make_card(rank: int, suit: int) -> int:
     """Return the card with ``rank`` (0..12) and ``suit`` (0..3)."""
     if not 0 <= rank < 13 or not 0 <= suit < 4:
-        raise ValueError(f"rank must be 0..12 and suit 0..3, got rank={rank!r} suit={suit!r}")
+        raise CardError(f"rank must be 0..12 and suit 0..3, got rank={rank!r} suit={suit!r}")
     return 4 * rank + suit
 
 
@@ -74,26 +83,26 @@ def card_suit(card: int) -> int:
 
 
 def parse_card(text: str) -> int:
-    """Parse one card such as ``"As"`` or ``"td"``; raise ``ValueError`` naming it otherwise."""
+    """Parse one card such as ``"As"`` or ``"td"``; raise :class:`CardError` naming it otherwise."""
     if not isinstance(text, str) or len(text) != 2:
-        raise ValueError(f"invalid card {text!r}: expected rank 23456789TJQKA and suit cdhs")
+        raise CardError(f"invalid card {text!r}: expected rank 23456789TJQKA and suit cdhs")
     rank = _RANK_OF_CHAR.get(text[0].upper())
     suit = _SUIT_OF_CHAR.get(text[1].lower())
     if rank is None or suit is None:
-        raise ValueError(f"invalid card {text!r}: expected rank 23456789TJQKA and suit cdhs")
+        raise CardError(f"invalid card {text!r}: expected rank 23456789TJQKA and suit cdhs")
     return 4 * rank + suit
 
 
 def parse_cards(cards: str | Iterable[str | int], *, unique: bool = True) -> list[int]:
     """Parse ``"AsKd"``, ``"As Kd"``, ``"As,Kd"``, ``["As", "Kd"]`` or ints into card ints.
 
-    Raises ``ValueError`` for an unknown card or, when ``unique``, a card given twice.
+    Raises :class:`CardError` for an unknown card or, when ``unique``, a card given twice.
     """
     items: list[str | int]
     if isinstance(cards, str):
         compact = "".join(ch for ch in cards if not ch.isspace() and ch != ",")
         if len(compact) % 2:
-            raise ValueError(f"invalid cards {cards!r}: expected pairs like 'AsKd'")
+            raise CardError(f"invalid cards {cards!r}: expected pairs like 'AsKd'")
         items = [compact[i : i + 2] for i in range(0, len(compact), 2)]
     else:
         items = list(cards)
@@ -101,12 +110,13 @@ def parse_cards(cards: str | Iterable[str | int], *, unique: bool = True) -> lis
     for item in items:
         if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
             if not 0 <= int(item) < NUM_CARDS:
-                raise ValueError(f"invalid card {item!r}: expected an int 0..51")
+                raise CardError(f"invalid card {item!r}: expected an int 0..51")
             card = int(item)
         else:
             card = parse_card(str(item))
         if unique and card in out:
-            raise ValueError(f"card {format_card(card)} given twice in {cards!r}")
+            shown = cards if isinstance(cards, str) else format_cards([*out, card])
+            raise CardError(f"card {format_card(card)} given twice in {shown!r}")
         out.append(card)
     return out
 
@@ -114,7 +124,7 @@ def parse_cards(cards: str | Iterable[str | int], *, unique: bool = True) -> lis
 def format_card(card: int) -> str:
     """Canonical text of one card, e.g. ``"Td"``."""
     if not 0 <= card < NUM_CARDS:
-        raise ValueError(f"invalid card {card!r}: expected an int 0..51")
+        raise CardError(f"invalid card {card!r}: expected an int 0..51")
     return RANKS[card >> 2] + SUITS[card & 3]
 
 
@@ -161,7 +171,7 @@ COMBO_MASKS.setflags(write=False)
 def combo_index(a: int, b: int) -> int:
     """Index 0..1325 of the two-card combo ``{a, b}`` (order-free)."""
     if a == b or not (0 <= a < NUM_CARDS and 0 <= b < NUM_CARDS):
-        raise ValueError(f"invalid combo ({a!r}, {b!r}): expected two different cards 0..51")
+        raise CardError(f"invalid combo ({a!r}, {b!r}): expected two different cards 0..51")
     hi, lo = (a, b) if a > b else (b, a)
     return hi * (hi - 1) // 2 + lo
 
@@ -200,7 +210,7 @@ def class_combos(name: str) -> list[int]:
     try:
         cls = CLASS_NAMES.index(key)
     except ValueError:
-        raise ValueError(
+        raise CardError(
             f"invalid preflop class {name!r}: expected e.g. 'AA', 'AKs', 'AKo'"
         ) from None
     return [int(i) for i in np.flatnonzero(cls == COMBO_CLASS)]

@@ -56,7 +56,7 @@ from checkraise.cards import (
 )
 from checkraise.errors import CheckraiseError
 
-__all__ = ["Range", "RangeParseError", "as_range", "cards_mask"]
+__all__ = ["Range", "RangeError", "RangeParseError", "as_range", "cards_mask"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -80,7 +80,11 @@ def _class_id(hi: int, lo: int, kind: str) -> int:
     return _CLASS_OF_NAME[RANKS[hi] + RANKS[lo] + kind]
 
 
-class RangeParseError(CheckraiseError):
+class RangeError(CheckraiseError):
+    """A range, range array or card mask that is not valid."""
+
+
+class RangeParseError(RangeError):
     """A range string could not be parsed; names the token and its character offset."""
 
     def __init__(self, text: str, token: str, position: int, reason: str) -> None:
@@ -105,7 +109,7 @@ def cards_mask(cards: int | str | Iterable[int | str] | None) -> int:
     if isinstance(cards, (int, np.integer)) and not isinstance(cards, bool):
         mask = int(cards)
         if not 0 <= mask < 1 << 52:
-            raise ValueError(f"invalid card mask {mask!r}: expected 0 <= mask < 2**52")
+            raise RangeError(f"invalid card mask {mask!r}: expected 0 <= mask < 2**52")
         return mask
     mask = 0
     for c in parse_cards(cards):  # type: ignore[arg-type]
@@ -140,10 +144,10 @@ class Range:
         """Range from a length-1,326 array of weights in ``[0, 1]`` (copied)."""
         w = np.array(weights, dtype=np.float64)
         if w.shape != (NUM_COMBOS,):
-            raise ValueError(f"range weights must have shape (1326,), got {w.shape}")
+            raise RangeError(f"range weights must have shape (1326,), got {w.shape}")
         if not np.all(np.isfinite(w)) or w.min() < 0.0 or w.max() > 1.0:
             bad = w[~(np.isfinite(w) & (w >= 0.0) & (w <= 1.0))][0]
-            raise ValueError(f"range weight {bad!r} is outside [0, 1]")
+            raise RangeError(f"range weight {bad!r} is outside [0, 1]")
         out = cls.__new__(cls)
         w += 0.0  # folds -0.0 into 0.0 so equal ranges print and hash alike
         w.setflags(write=False)
@@ -247,7 +251,7 @@ def as_range(spec: Range | str | Iterable[int] | None) -> Range:
         return Range(spec)
     cards = parse_cards(list(spec))
     if len(cards) != 2:
-        raise ValueError(f"a hand needs exactly two cards, got {len(cards)}")
+        raise RangeError(f"a hand needs exactly two cards, got {len(cards)}")
     return Range.from_combos([combo_index(*cards)])
 
 

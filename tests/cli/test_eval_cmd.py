@@ -35,3 +35,21 @@ def test_eval_bad_input_exits_2(
     assert captured.out == ""
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and named in lines[0]
+
+
+def test_eval_eight_cards_error_shows_the_cards_as_text(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["As", "Ks", "Qs", "Js", "Ts", "2c", "3d", "4h"]
+    assert main(["eval", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        "checkraise: error: evaluate needs 5, 6 or 7 cards, got 8: 'As Ks Qs Js Ts 2c 3d 4h'"
+    )
+
+
+def test_evaluate_repeated_card_is_named_as_text() -> None:
+    from checkraise.evaluator import evaluate
+
+    with pytest.raises(ValueError, match=r"^card Ah \(int 50\) is repeated in 'Ah Kd Ah 7d 2s': "):
+        evaluate([50, 45, 50, 21, 3])

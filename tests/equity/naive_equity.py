@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache
 from itertools import combinations, product
@@ -17,10 +17,22 @@ def _rank(cards: tuple[int, ...]) -> tuple[int, ...]:
     return naive_rank(list(cards))
 
 
+def random_hand() -> dict[Hand, Fraction]:
+    """A uniformly random hand: every one of the 1,326 two-card sets at weight 1."""
+    return {hand: Fraction(1) for hand in combinations(range(52), 2)}
+
+
 def naive_equity(
-    players: Sequence[dict[Hand, Fraction]], board: Sequence[int], dead: Sequence[int] = ()
+    players: Sequence[dict[Hand, Fraction]],
+    board: Sequence[int],
+    dead: Sequence[int] = (),
+    rank: Callable[[tuple[int, ...]], object] | None = None,
 ) -> tuple[list[Fraction], list[Fraction], list[Fraction]]:
-    """(win, tie, equity) of each player: every non-colliding deal weighted by prod(weights)."""
+    """(win, tie, equity) of each player: every non-colliding deal weighted by prod(weights).
+
+    ``rank`` maps seven sorted cards to a comparable value (default: :func:`naive_rank`).
+    """
+    rank_of = _rank if rank is None else rank
     n = len(players)
     win = [Fraction(0)] * n
     tie = [Fraction(0)] * n
@@ -39,7 +51,7 @@ def naive_equity(
         rest = [c for c in range(52) if c not in out and c not in cards]
         for runout in combinations(rest, 5 - len(board)):
             full = tuple(board) + runout
-            ranks = [_rank(tuple(sorted(hand + full))) for hand, _ in deal]
+            ranks = [rank_of(tuple(sorted(hand + full))) for hand, _ in deal]
             best = max(ranks)
             k = ranks.count(best)
             total += weight

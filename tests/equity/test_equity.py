@@ -8,6 +8,8 @@ import pytest
 
 from checkraise.cards import COMBO_CARDS, NUM_COMBOS, parse_cards
 from checkraise.equity import equity, win_probability
+from checkraise.equity.core import EquityError
+from checkraise.errors import CheckraiseError
 from checkraise.ranges import Range
 from tests.equity.naive_equity import naive_equity
 
@@ -176,15 +178,22 @@ def test_win_probability_algorithm_1_form() -> None:
         (["AhAd", "KK"], None, "KsKhKdKc", "player 2"),
         (["AA"] * 11, None, None, "2 to 10"),
         (["AA"], None, None, "2 to 10"),
-        (["AA", "KK"], "2c3c4c5c6c7c", None, "at most 5"),
+        (["AA", "KK"], "2c3c4c5c6c7c", None, "0, 3, 4 or 5 cards"),
+        (["AA", "KK"], "2d3c", None, "invalid board '2d 3c'"),
+        (["AA", "KK"], "2d", None, "got 1"),
         (["AA", "KK"], "2c3c4c", "2c", "both on the board and dead"),
         (["AA", "AA", "AA"], None, None, "collide"),
         (["AsAh", "Q"], None, None, "'Q'"),
     ],
 )
 def test_bad_input(players: list[str], board: str | None, dead: str | None, match: str) -> None:
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(CheckraiseError, match=match):
         equity(players, board=board, dead=dead, samples=1000 if len(players) == 3 else None)
+
+
+def test_unknown_method_lists_the_valid_ones() -> None:
+    with pytest.raises(EquityError, match=r"unknown method 'fast': expected exact, mc or auto$"):
+        equity(["AA", "KK"], method="fast")
 
 
 def test_dead_cards_and_method_choice() -> None:

@@ -123,7 +123,7 @@ def test_multiway_fixed_kernel_agrees_with_rejection_sampler() -> None:
     deck = np.array([c for c in range(52) if not pl.always_held >> c & 1], dtype=np.int64)
     _, _, ssum, ssq, done, _ = MC.monte_carlo(
         pl.pc0, pl.pc1, pl.pm, prob, alias, pl.offs, pl.uniform, np.zeros(0, np.int64),
-        deck, 150_000, 0.0, 4096, rng_state(13),
+        deck, 150_000, 0.0, 4096, rng_state(13), 1_000_000, 100,
     )
     mean = ssum / done
     se = np.sqrt((ssq / done - mean * mean) / done)

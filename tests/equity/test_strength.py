@@ -119,3 +119,19 @@ def test_odds_helpers() -> None:
         hand_strength("As", "2c3c4c")
     with pytest.raises(ValueError, match="0, 3, 4 or 5"):
         hand_strength("AsKs", "2c")
+
+
+def test_bad_strength_input_raises_equity_error() -> None:
+    from checkraise.equity import EquityError, preflop_equity
+
+    for bad, named in (
+        (lambda: hand_strength("AsKsQs", "2c3c4c"), "exactly two cards"),
+        (lambda: hand_strength("AsKs", "As2c3c"), "As is both in the hand"),
+        (lambda: hand_strength("AsKs", "2c3c"), "0, 3, 4 or 5"),
+        (lambda: equity_histogram("AsKs", "2c3c4c", bins=0), "bins must be at least 1"),
+        (lambda: outs("AsKs", None), "flop or a turn"),
+        (lambda: pot_odds(-1, 10), "to_call >= 0"),
+        (lambda: preflop_equity("AA", 10), "1..9"),
+    ):
+        with pytest.raises(EquityError, match=named):
+            bad()

@@ -99,7 +99,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
-from checkraise.errors import CheckraiseError
+from checkraise.errors import CheckraiseError, one_of
 
 if TYPE_CHECKING:
     from checkraise.engine import Action, Observation, TableConfig
@@ -246,7 +246,7 @@ def agent_help() -> str:
     aliases: dict[str, list[str]] = {}
     for alias, name in AGENT_ALIASES.items():
         aliases.setdefault(name, []).append(alias)
-    return ", ".join(
+    return one_of(
         f"{name} (alias {', '.join(aliases[name])})" if name in aliases else name
         for name in agent_names()
     )
@@ -403,7 +403,7 @@ def _check_options(name: str, factory: AgentFactory, options: dict[str, Any]) ->
     ]
     for key in options:
         if key not in known:
-            expected = ", ".join(known) if known else "no options"
+            expected = one_of(known) if known else "no options"
             raise AgentSpecError(
                 f"unknown option {key!r} for agent {name!r}: expected {expected}"
             )

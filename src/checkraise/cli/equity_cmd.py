@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Sequence
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from checkraise.cli.main import app
-from checkraise.equity import Method, equity
+from checkraise.equity import EquityError, EquityResult, Method, equity, exact_cost
 
 
 @app.command("equity")
@@ -31,14 +33,24 @@ def equity_command(
     specs: list[str | None] = list(players)
     if num_players:
         if num_players < len(specs):
-            raise ValueError(f"--players {num_players} is fewer than the {len(specs)} given")
+            raise EquityError(f"--players {num_players} is fewer than the {len(specs)} given")
         specs += [None] * (num_players - len(specs))
     if exact and samples:
-        raise ValueError("--exact and --samples exclude each other")
+        raise EquityError("--exact and --samples exclude each other")
     method = Method.EXACT if exact else (Method.MC if samples else Method.AUTO)
-    result = equity(
-        specs, board or None, dead or None, method=method, samples=samples or None, seed=seed
-    )
+    if method is Method.EXACT and not as_json:
+        result = _exact_with_progress(specs, board or None, dead or None)
+    else:
+        result = equity(
+            specs, board or None, dead or None, method=method, samples=samples or None,
+            seed=seed,
+        )
+    if method is Method.MC and result.method is Method.EXACT and not as_json:
+        print(
+            "checkraise: note: the ranges collide in almost every deal, so Monte Carlo "
+            "would take too long; enumerated exactly instead",
+            file=sys.stderr,
+        )
     names = [s if s is not None else "random" for s in specs]
     if as_json:
         rows = [
@@ -68,3 +80,58 @@ def equity_command(
             cells.append(f"{100 * float(result.stderr[i]):.3f}")
         table.add_row(*cells)
     Console().print(table)
+
+
+BAR_SECONDS = 1.0
+"""Exact enumerations estimated to take longer than this show the estimate and a bar."""
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{max(seconds, 1):.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.0f} days"
+
+
+def _exact_with_progress(
+    specs: Sequence[str | None], board: str | None, dead: str | None
+) -> EquityResult:
+    """Exact equity; when it looks long, the estimate first and a progress bar on stderr."""
+    cost = exact_cost(specs, board, dead)
+    if cost.seconds <= BAR_SECONDS:
+        return equity(specs, board, dead, method=Method.EXACT)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    console = Console(stderr=True)
+    mantissa, _, exponent = f"{cost.work:.1e}".partition("e")
+    steps = f"{mantissa}e{int(exponent)}" if cost.work >= 1e6 else f"{cost.work:,.0f}"
+    console.print(
+        f"exact enumeration: {cost.runouts:,} boards, about {steps} steps, "
+        f"roughly {_duration(cost.seconds)} on one core\n"
+        "(Ctrl-C stops it; --samples N estimates by Monte Carlo in seconds)",
+        highlight=False, soft_wrap=True,
+    )
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("boards"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console) as bar:
+        task = bar.add_task("exact", total=cost.runouts)
+        return equity(
+            specs, board, dead, method=Method.EXACT,
+            progress=lambda done, _total: bar.update(task, completed=done),
+        )

@@ -8,7 +8,7 @@ import typer
 
 from checkraise.cards import COMBO_CARDS, format_card
 from checkraise.cli.main import app
-from checkraise.ranges import Range
+from checkraise.ranges import Range, RangeParseError
 
 
 @app.command("range")
@@ -18,6 +18,11 @@ def range_command(
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
     """List a range's combos (with weights) and the percentage of all 1,326 hands."""
+    if not text.replace(",", " ").strip():
+        # Range("") is the library's empty range; on the command line it is a mistake.
+        raise RangeParseError(
+            text, text, 0, "no hands given: expected e.g. 'QQ+,AKs', 'AhKh' or 'random'"
+        )
     rng = Range(text)
     if board:
         rng = rng.remove_cards(board)

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from checkraise.cli.main import app
-from checkraise.errors import CheckraiseError
+from checkraise.errors import CheckraiseError, one_of
 from checkraise.games import GAME_NAMES, build_tree, load_game
 from checkraise.solvers import ALGORITHMS, expected_values, make_solver
 from checkraise.solvers.trace import SolveTrace, plot_traces, run_solver
@@ -53,7 +53,9 @@ def solve_command(
     names = [a.strip() for a in (compare or algo).split(",") if a.strip()]
     for name in names:
         if name.lower() not in ALGORITHMS:
-            raise CheckraiseError(f"unknown algorithm {name!r}; expected one of {ALGORITHMS}")
+            raise CheckraiseError(
+                f"unknown algorithm {name!r}; expected one of {one_of(ALGORITHMS)}"
+            )
     if iterations < 1 or points < 1 or seconds < 0:
         raise CheckraiseError(
             f"iterations={iterations}, points={points}, seconds={seconds}; "

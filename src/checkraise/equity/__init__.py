@@ -12,10 +12,14 @@
 from __future__ import annotations
 
 from checkraise.equity.core import (
+    EquityError,
     EquityResult,
+    ExactCost,
+    LowAcceptanceError,
     Method,
     WinProbability,
     equity,
+    exact_cost,
     win_probability,
 )
 from checkraise.equity.preflop import PreflopEntry, preflop_equity, preflop_table
@@ -33,14 +37,18 @@ from checkraise.equity.strength import (
 )
 
 __all__ = [
+    "EquityError",
     "EquityResult",
+    "ExactCost",
     "HandStrength",
+    "LowAcceptanceError",
     "Method",
     "PreflopEntry",
     "WinProbability",
     "billings_ehs",
     "equity",
     "equity_histogram",
+    "exact_cost",
     "final_equities",
     "hand_strength",
     "outs",

@@ -350,16 +350,40 @@ def exact_equity(
     board, not dead and not held by a player in all of its combos) is paired with every
     non-colliding assignment of one live combo per player; each such deal has weight
     ``prod(pw)``. Every non-colliding assignment has the same number of completions, so
-    this is the exact joint distribution. Completions are walked by nested loops that
-    keep partial board keys; when every player holds one combo (hand against hand) the
-    showdown is done inline.
+    this is the exact joint distribution. One call of :func:`exact_equity_steps` over
+    all runouts.
     """
     n = offs.shape[0] - 1
-    total_combos = offs[n]
     win = np.zeros(n)
     tie = np.zeros(n)
     share = np.zeros(n)
-    total = 0.0
+    walk = np.zeros(5 - known.shape[0] + 2, dtype=np.int64)
+    total, runouts = exact_equity_steps(
+        pc0, pc1, pm, pid, pw, offs, known, deck, walk, win, tie, share, 0.0, -1
+    )
+    return win, tie, share, total, runouts
+
+
+@njit
+def exact_equity_steps(
+    pc0: np.ndarray, pc1: np.ndarray, pm: np.ndarray, pid: np.ndarray,
+    pw: np.ndarray, offs: np.ndarray, known: np.ndarray, deck: np.ndarray,
+    walk: np.ndarray, win: np.ndarray, tie: np.ndarray, share: np.ndarray,
+    total: float, max_runouts: int,
+) -> tuple[float, int]:
+    """Resumable :func:`exact_equity`: enumerate up to ``max_runouts`` runouts (all if < 0).
+
+    Adds into ``win``, ``tie`` and ``share`` and returns the new ``total`` and the number of
+    runouts done in this call. ``walk`` (``k + 2`` ints for ``k`` board cards to come,
+    zeros at the start) holds where the enumeration stands: the deck positions of the
+    drawn cards and, last, the depth, which is -1 once every runout is done. A run split
+    into several calls adds the same numbers in the same order as one call, so its results
+    are identical to the last bit (the split only lets the caller report progress).
+    Completions are walked by nested loops that keep partial board keys; when every
+    player holds one combo (hand against hand) the showdown is done inline.
+    """
+    n = offs.shape[0] - 1
+    total_combos = offs[n]
     r = np.zeros(total_combos, dtype=np.int64)
     live = np.empty(total_combos, dtype=np.int64)
     cnt = np.zeros(n, dtype=np.int64)
@@ -390,11 +414,19 @@ def exact_equity(
         keys[0] += CARD_KEY[known[i]]
         fms[0] |= CARD_FLUSH_BIT[known[i]]
         masks[0] |= 1 << known[i]
-    pos = np.zeros(k + 1, dtype=np.int64)
+    pos = walk[: k + 1]
+    d = walk[k + 1]
+    # Resuming: rebuild the partial sums of the levels above the current depth.
+    for i in range(max(d, 0)):
+        c = deck[pos[i]]
+        keys[i + 1] = keys[i] + CARD_KEY[c]
+        fms[i + 1] = fms[i] | CARD_FLUSH_BIT[c]
+        masks[i + 1] = masks[i] | (1 << c)
     runouts = 0
-    d = 0
     while d >= 0:
         if d == k:
+            if runouts == max_runouts:
+                break
             runouts += 1
             if single:
                 best = -1
@@ -435,4 +467,5 @@ def exact_equity(
         if d + 1 < k:
             pos[d + 1] = pos[d] + 1
         d += 1
-    return win, tie, share, total, runouts
+    walk[k + 1] = d
+    return total, runouts

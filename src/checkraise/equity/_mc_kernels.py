@@ -20,6 +20,7 @@ def monte_carlo(
     alias: np.ndarray, offs: np.ndarray, uniform: np.ndarray,
     known: np.ndarray, deck: np.ndarray,
     max_samples: int, target_se: float, min_samples: int, state: np.ndarray,
+    min_attempts: int, attempts_per_sample: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
     """Monte Carlo showdowns: (win, tie, share sum, share^2 sum, samples, attempts).
 
@@ -28,6 +29,7 @@ def monte_carlo(
     hand and are dealt from the deck after the others; the others draw a combo from their
     weights through alias tables (:func:`build_alias`) and the whole deal is redrawn if two
     of them collide (see :func:`checkraise.equity.core.equity` for why this is unbiased).
+    Sampling gives up early when :func:`gave_up` says so (too few deals accepted).
     """
     n = offs.shape[0] - 1
     win = np.zeros(n)
@@ -58,9 +60,9 @@ def monte_carlo(
     done = 0
     attempts = 0
     while done < max_samples:
-        attempts += 1
-        if done == 0 and attempts > 1_000_000:
+        if gave_up(attempts, done, min_attempts, attempts_per_sample):
             break
+        attempts += 1
         used = 0
         ok = True
         for p in range(n):
@@ -150,6 +152,18 @@ def monte_carlo(
             if worst <= target_se * target_se:
                 break
     return win, tie, ssum, ssq, done, attempts
+
+
+@njit
+def gave_up(attempts: int, done: int, min_attempts: int, attempts_per_sample: int) -> bool:
+    """Whether the rejection sampler stops: past ``min_attempts`` attempts, it needs more
+    than ``attempts_per_sample`` of them per accepted deal.
+
+    The test only reads counts, never the generator, so a run that does not give up draws
+    the same numbers and gives the same result as without it. It bounds the attempts by
+    ``max(min_attempts, attempts_per_sample * (samples + 1))``.
+    """
+    return attempts >= min_attempts and attempts >= attempts_per_sample * (done + 1)
 
 
 _WORD_BITS = 56

@@ -22,6 +22,15 @@ the board or dead; the rest of the board is uniform over the remaining cards.
   cards are dealt per random word, exactly uniformly (batched ranged integers with
   Lemire's rejection; see :func:`checkraise.equity._mc_kernels._deal_batch`).
 
+  Rejection can be hopeless: ranges whose weight sits on combos that nearly always share
+  a card accept one deal in 10^4 or fewer and would run for hours. The sampler gives up
+  once it has made at least :data:`MIN_ATTEMPTS` attempts and needs more than
+  :data:`ATTEMPTS_PER_SAMPLE` per accepted deal, so it never makes more than
+  ``max(MIN_ATTEMPTS, ATTEMPTS_PER_SAMPLE * (samples + 1))``. Enumeration skips
+  colliding assignments at no cost, so :func:`equity` then enumerates exactly when
+  :func:`exact_cost` is within :data:`EXACT_BUDGET`, and otherwise raises
+  :class:`LowAcceptanceError` with the acceptance rate it saw.
+
 Examples
 --------
 A three-way flop spot published with PokerStove's exact output (17.2757 %, 44.1860 %,
@@ -35,7 +44,7 @@ A three-way flop spot published with PokerStove's exact output (17.2757 %, 44.18
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -45,16 +54,25 @@ import numpy.typing as npt
 from checkraise.cards import COMBO_CARDS, COMBO_MASKS, NUM_COMBOS, format_card, parse_cards
 from checkraise.equity import _kernels as K
 from checkraise.equity import _mc_kernels as MC
+from checkraise.errors import CheckraiseError, one_of
 from checkraise.evaluator._kernels import CARD_FLUSH_BIT, CARD_KEY
 from checkraise.ranges import Range, as_range, cards_mask
 
 __all__ = [
+    "ATTEMPTS_PER_SAMPLE",
     "EXACT_BUDGET",
+    "EXACT_STEPS_PER_SECOND",
+    "MIN_ATTEMPTS",
+    "PROGRESS_WORK",
+    "EquityError",
     "EquityResult",
+    "ExactCost",
+    "LowAcceptanceError",
     "Method",
     "PlayerSpec",
     "WinProbability",
     "equity",
+    "exact_cost",
     "parse_board",
     "rng_state",
     "weights_of",
@@ -70,6 +88,76 @@ EXACT_BUDGET = 40_000_000
 DEFAULT_SAMPLES = 200_000
 MAX_SAMPLES_FOR_TARGET = 20_000_000
 
+MIN_ATTEMPTS = 1_000_000
+"""Monte Carlo attempts (accepted or redrawn deals) before the sampler may give up."""
+
+ATTEMPTS_PER_SAMPLE = 100
+"""Past :data:`MIN_ATTEMPTS`, the sampler gives up when it needs more attempts than this
+per accepted deal (an acceptance rate below 1 %)."""
+
+EXACT_STEPS_PER_SECOND = 8e7
+"""Exact enumeration speed in :class:`ExactCost` steps a second, for time estimates only:
+5e7 to 1.2e8 measured on one core of the development machine over heads-up and 3-4 player
+hands and ranges (it varies with the spot and the machine, so take it as a rough guide)."""
+
+PROGRESS_WORK = 20_000_000
+"""Work between two calls of an exact enumeration's ``progress`` callback."""
+
+_BOARD_SIZES = (0, 3, 4, 5)
+
+
+@dataclass(frozen=True)
+class ExactCost:
+    """The size of an exact enumeration: board runouts and estimated work.
+
+    ``work`` counts combo rankings plus showdowns (heads-up sweeps count 8 steps a combo).
+    """
+
+    runouts: int
+    work: float
+
+    @property
+    def affordable(self) -> bool:
+        """Whether ``method="auto"`` would enumerate (work within :data:`EXACT_BUDGET`)."""
+        return self.work <= EXACT_BUDGET
+
+    @property
+    def seconds(self) -> float:
+        """A rough time on one core: ``work`` at :data:`EXACT_STEPS_PER_SECOND`."""
+        return self.work / EXACT_STEPS_PER_SECOND
+
+
+def _sci(x: float) -> str:
+    # 2.5e10 rather than Python's 2.5e+10.
+    mantissa, _, exponent = f"{x:.1e}".partition("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+class EquityError(CheckraiseError):
+    """Bad input to an equity computation (hands, ranges, board, dead cards, options)."""
+
+
+class LowAcceptanceError(EquityError):
+    """Monte Carlo gave up: the ranges almost never fit together and enumeration is too big.
+
+    ``accepted`` of ``attempts`` drawn deals had no card twice; ``cost`` is the exact
+    enumeration that was not affordable.
+    """
+
+    def __init__(self, accepted: int, attempts: int, cost: ExactCost) -> None:
+        self.accepted = accepted
+        self.attempts = attempts
+        self.cost = cost
+        super().__init__(
+            f"Monte Carlo gave up: the players' ranges collide (share a card) in almost "
+            f"every deal; only {accepted:,} of {attempts:,} drawn deals fit together "
+            f"(acceptance {accepted / max(attempts, 1):.2g}, at least 1 in "
+            f"{ATTEMPTS_PER_SAMPLE} is needed), and exact enumeration would take about "
+            f"{_sci(cost.work)} steps ({cost.runouts:,} boards), over the budget of "
+            f"{_sci(EXACT_BUDGET)}; remove the combos that block each other from the ranges, "
+            f"or ask for exact enumeration (method='exact', --exact) and wait for it"
+        )
+
 
 class Method(StrEnum):
     """How :func:`equity` computes: enumerate everything, sample, or choose by cost."""
@@ -77,6 +165,16 @@ class Method(StrEnum):
     EXACT = "exact"
     MC = "mc"
     AUTO = "auto"
+
+    @classmethod
+    def parse(cls, value: Method | str) -> Method:
+        """The method named ``value``; :class:`EquityError` naming the valid ones otherwise."""
+        try:
+            return cls(value)
+        except ValueError:
+            raise EquityError(
+                f"unknown method {value!r}: expected {one_of([m.value for m in cls])}"
+            ) from None
 
 
 @dataclass(frozen=True)
@@ -117,14 +215,18 @@ def rng_state(seed: int | np.random.Generator | None) -> npt.NDArray[np.uint64]:
 def parse_board(
     board: str | Iterable[int | str] | None, dead: str | Iterable[int | str] | None
 ) -> tuple[list[int], int]:
-    """Board cards (0-5, unique) and the dead-card mask; they must not overlap."""
+    """Board cards (0, 3, 4 or 5, unique) and the dead-card mask; they must not overlap."""
     cards = [] if board is None else parse_cards(board)
-    if len(cards) > 5:
-        raise ValueError(f"a board has at most 5 cards, got {len(cards)}: {board!r}")
+    if len(cards) not in _BOARD_SIZES:
+        shown = " ".join(format_card(c) for c in cards)
+        raise EquityError(
+            f"invalid board {shown!r}: a board has 0, 3, 4 or 5 cards (preflop, flop, turn "
+            f"or river), got {len(cards)}"
+        )
     dead_cards = [] if dead is None else parse_cards(dead)
     both = set(cards) & set(dead_cards)
     if both:
-        raise ValueError(f"card {format_card(min(both))} is both on the board and dead")
+        raise EquityError(f"card {format_card(min(both))} is both on the board and dead")
     return cards, cards_mask(dead_cards)
 
 
@@ -143,10 +245,10 @@ class _Players:
 
 def _prepare_players(specs: Sequence[PlayerSpec], taken: int) -> _Players:
     if isinstance(specs, (str, Range)) or not isinstance(specs, Sequence):
-        raise ValueError("players must be a list of hands or ranges, e.g. ['AsKs', 'QQ+']")
+        raise EquityError("players must be a list of hands or ranges, e.g. ['AsKs', 'QQ+']")
     n = len(specs)
     if not 2 <= n <= 10:
-        raise ValueError(f"equity needs 2 to 10 players, got {n}")
+        raise EquityError(f"equity needs 2 to 10 players, got {n}")
     ids_list: list[npt.NDArray[np.int64]] = []
     w_list: list[FloatArray] = []
     uniform = np.zeros(n, dtype=np.bool_)
@@ -156,14 +258,15 @@ def _prepare_players(specs: Sequence[PlayerSpec], taken: int) -> _Players:
         uniform[p] = rng.is_uniform()
         live = rng.remove_cards(taken)
         if live.is_empty():
-            raise ValueError(
+            where = "" if rng.is_empty() else " after removing the board and dead cards"
+            raise EquityError(
                 f"player {p + 1}'s range {str(spec) if spec is not None else 'random'!r} "
-                "is empty after removing the board and dead cards"
+                f"holds no hand{where}"
             )
         ids = live.combos()
         common = int(np.bitwise_and.reduce(COMBO_MASKS[ids]))
         if common & always:
-            raise ValueError(
+            raise EquityError(
                 f"player {p + 1} holds {format_card((common & always).bit_length() - 1)}, "
                 "which another player always holds"
             )
@@ -194,6 +297,76 @@ def _exact_work(pl: _Players, runouts: int) -> float:
     return runouts * (sum(pl.sizes) + math.prod(pl.sizes))
 
 
+@dataclass(frozen=True)
+class _Spot:
+    pl: _Players
+    cards: list[int]
+    deck: npt.NDArray[np.int64]
+    runouts: int
+
+    @property
+    def cost(self) -> ExactCost:
+        return ExactCost(self.runouts, _exact_work(self.pl, self.runouts))
+
+
+def _spot(
+    players: Sequence[PlayerSpec],
+    board: str | Iterable[int | str] | None,
+    dead: str | Iterable[int | str] | None,
+) -> _Spot:
+    cards, dead_mask = parse_board(board, dead)
+    taken = dead_mask | cards_mask(cards)
+    pl = _prepare_players(players, taken)
+    deck = np.array(
+        [c for c in range(52) if not (taken | pl.always_held) >> c & 1], dtype=np.int64
+    )
+    return _Spot(pl, cards, deck, math.comb(len(deck), 5 - len(cards)))
+
+
+def exact_cost(
+    players: Sequence[PlayerSpec],
+    board: str | Iterable[int | str] | None = None,
+    dead: str | Iterable[int | str] | None = None,
+) -> ExactCost:
+    """What ``equity(players, board, dead, method="exact")`` would enumerate, without doing it.
+
+    Examples
+    --------
+    >>> c = exact_cost(["AsKs", "QhQd"])
+    >>> c.runouts, c.affordable
+    (1712304, True)
+    >>> exact_cost(["AsKs", "random", "random"]).affordable
+    False
+    """
+    return _spot(players, board, dead).cost
+
+
+def _exact(sp: _Spot, progress: Callable[[int, int], None] | None) -> EquityResult:
+    pl = sp.pl
+    n = len(pl.sizes)
+    known = np.array(sp.cards, dtype=np.int64)
+    args = (pl.pc0, pl.pc1, pl.pm, pl.pid, pl.pw, pl.offs, known, sp.deck)
+    if progress is None:
+        win, tie, share, total, runouts = K.exact_equity(*args)
+    else:
+        # The same walk in slices of about PROGRESS_WORK; it adds the same numbers in the
+        # same order, so the result does not depend on whether progress is asked for.
+        win, tie, share = np.zeros(n), np.zeros(n), np.zeros(n)
+        walk = np.zeros(5 - len(sp.cards) + 2, dtype=np.int64)
+        step = max(1, int(PROGRESS_WORK / max(_exact_work(pl, 1), 1.0)))
+        total, runouts = 0.0, 0
+        progress(0, sp.runouts)
+        while walk[-1] >= 0:
+            total, done = K.exact_equity_steps(*args, walk, win, tie, share, total, step)
+            runouts += done
+            progress(runouts, sp.runouts)
+    if total <= 0.0:
+        raise EquityError("no deal is possible: the players' hands always collide")
+    return EquityResult(
+        win / total, tie / total, share / total, np.zeros(n), Method.EXACT, runouts
+    )
+
+
 def equity(
     players: Sequence[PlayerSpec],
     board: str | Iterable[int | str] | None = None,
@@ -202,6 +375,7 @@ def equity(
     samples: int | None = None,
     seed: int | np.random.Generator | None = None,
     target_se: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> EquityResult:
     """Win, tie and equity of each player at showdown with the rest of the board to come.
 
@@ -212,21 +386,32 @@ def equity(
         :class:`~checkraise.ranges.Range`, two card ints, or ``None``/``"unknown"``/
         ``"random"`` for a random hand.
     board, dead
-        Known board cards (0-5) and cards out of play.
+        Known board cards (0, 3, 4 or 5) and cards out of play.
     method
         ``"exact"`` enumerates, ``"mc"`` samples, ``"auto"`` enumerates when the estimated
-        work is at most :data:`EXACT_BUDGET`.
+        work (:func:`exact_cost`) is at most :data:`EXACT_BUDGET`.
     samples
         Monte Carlo deals (default 200,000), or the cap when ``target_se`` is given.
     seed
         Seed or generator for Monte Carlo.
     target_se
         Stop sampling once every player's equity has at most this standard error.
+    progress
+        Called as ``progress(done, total)`` with the board runouts enumerated so far, at
+        the start and about every :data:`PROGRESS_WORK` steps of an exact enumeration
+        (nothing is reported otherwise; the result is the same either way).
 
     Returns
     -------
     EquityResult
-        Ties are shared: a k-way tie adds 1/k to each tied player's equity.
+        Ties are shared: a k-way tie adds 1/k to each tied player's equity. Monte Carlo
+        whose ranges almost never fit together returns the exact result instead
+        (``method`` is then ``"exact"``; see the module docstring).
+
+    Raises
+    ------
+    LowAcceptanceError
+        When Monte Carlo gives up and exact enumeration is over :data:`EXACT_BUDGET`.
 
     Examples
     --------
@@ -234,33 +419,20 @@ def equity(
     >>> str(r.method), abs(float(r.equity[0]) - 0.852) < 4 * float(r.stderr[0])
     ('mc', True)
     """
-    method = Method(method)
-    cards, dead_mask = parse_board(board, dead)
-    taken = dead_mask | cards_mask(cards)
-    pl = _prepare_players(players, taken)
+    method = Method.parse(method)
+    sp = _spot(players, board, dead)
+    pl, cards, deck = sp.pl, sp.cards, sp.deck
     n = len(pl.sizes)
-    k = 5 - len(cards)
-    deck = np.array(
-        [c for c in range(52) if not (taken | pl.always_held) >> c & 1], dtype=np.int64
-    )
-    n_runouts = math.comb(len(deck), k)
     if method is Method.AUTO:
-        exact = _exact_work(pl, n_runouts) <= EXACT_BUDGET and samples is None
+        exact = sp.cost.affordable and samples is None
         method = Method.EXACT if exact else Method.MC
-    known = np.array(cards, dtype=np.int64)
     if method is Method.EXACT:
-        win, tie, share, total, n_runouts = K.exact_equity(
-            pl.pc0, pl.pc1, pl.pm, pl.pid, pl.pw, pl.offs, known, deck
-        )
-        if total <= 0.0:
-            raise ValueError("no deal is possible: the players' hands always collide")
-        return EquityResult(
-            win / total, tie / total, share / total, np.zeros(n), Method.EXACT, n_runouts
-        )
+        return _exact(sp, progress)
+    known = np.array(cards, dtype=np.int64)
     if samples is not None and samples < 2:
-        raise ValueError(f"samples must be at least 2, got {samples}")
+        raise EquityError(f"samples must be at least 2, got {samples}")
     if target_se is not None and not target_se > 0.0:
-        raise ValueError(f"target_se must be positive, got {target_se}")
+        raise EquityError(f"target_se must be positive, got {target_se}")
     cap = samples or (MAX_SAMPLES_FOR_TARGET if target_se else DEFAULT_SAMPLES)
     fixed = [p for p in range(n) if pl.sizes[p] == 1 and not pl.uniform[p]]
     randoms = [p for p in range(n) if pl.uniform[p]]
@@ -295,27 +467,37 @@ def equity(
         done = out[4]
     else:
         prob, alias = K.build_alias(pl.pw, pl.offs)
-        win, tie, ssum, ssq, done, _ = MC.monte_carlo(
+        win, tie, ssum, ssq, done, attempts = MC.monte_carlo(
             pl.pc0, pl.pc1, pl.pm, prob, alias, pl.offs, pl.uniform, known, deck,
-            cap, target_se or 0.0, 4096, state,
+            cap, target_se or 0.0, 4096, state, MIN_ATTEMPTS, ATTEMPTS_PER_SAMPLE,
         )
-    if done == 0:
-        raise ValueError("no deal is possible: the players' ranges collide in 10^6 tries")
+        if done < cap and MC.gave_up(attempts, done, MIN_ATTEMPTS, ATTEMPTS_PER_SAMPLE):
+            return _low_acceptance(sp, done, attempts, progress)
     mean = ssum / done
     var = np.maximum(ssq / done - mean * mean, 0.0) * done / max(done - 1, 1)
     return EquityResult(win / done, tie / done, mean, np.sqrt(var / done), Method.MC, done)
+
+
+def _low_acceptance(
+    sp: _Spot, done: int, attempts: int, progress: Callable[[int, int], None] | None
+) -> EquityResult:
+    # Enumeration does not mind how rarely the ranges fit together: use it if affordable.
+    cost = sp.cost
+    if cost.affordable:
+        return _exact(sp, progress)
+    raise LowAcceptanceError(done, attempts, cost)
 
 
 def weights_of(dist: npt.ArrayLike) -> Range:
     """A range from any non-negative length-1,326 vector of relative weights (max scaled to 1)."""
     w = np.asarray(dist, dtype=np.float64)
     if w.shape != (NUM_COMBOS,):
-        raise ValueError(f"a hand distribution must have shape (1326,), got {w.shape}")
+        raise EquityError(f"a hand distribution must have shape (1326,), got {w.shape}")
     if not np.all(np.isfinite(w)) or (w < 0).any():
-        raise ValueError("a hand distribution must be finite and non-negative")
+        raise EquityError("a hand distribution must be finite and non-negative")
     top = float(w.max())
     if top <= 0.0:
-        raise ValueError("a hand distribution must have some positive weight")
+        raise EquityError("a hand distribution must have some positive weight")
     return Range.from_array(w / top)
 
 

@@ -38,7 +38,7 @@ from checkraise.cards import (
     parse_cards,
 )
 from checkraise.equity import _strength_kernels as SK
-from checkraise.equity.core import Method, equity
+from checkraise.equity.core import EquityError, Method, equity
 
 __all__ = [
     "MAX_OPPONENTS",
@@ -71,7 +71,7 @@ class PreflopEntry:
     def equity(self, opponents: int = 1) -> float:
         """Equity (ties shared) against ``opponents`` (1-9) random hands."""
         if not 1 <= opponents <= MAX_OPPONENTS:
-            raise ValueError(f"opponents must be 1..{MAX_OPPONENTS}, got {opponents}")
+            raise EquityError(f"opponents must be 1..{MAX_OPPONENTS}, got {opponents}")
         return self.equity_vs[opponents - 1]
 
 

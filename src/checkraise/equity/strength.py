@@ -35,7 +35,7 @@ import numpy.typing as npt
 from checkraise.cards import format_card, parse_cards
 from checkraise.equity import _kernels as K
 from checkraise.equity import _strength_kernels as SK
-from checkraise.equity.core import parse_board
+from checkraise.equity.core import EquityError, parse_board
 
 __all__ = [
     "HandStrength",
@@ -104,7 +104,7 @@ def billings_ehs(hs: float, ppot: float, npot: float) -> float:
 def _hand(hand: str | Iterable[int | str]) -> tuple[int, int]:
     cards = parse_cards(hand)
     if len(cards) != 2:
-        raise ValueError(f"a hand needs exactly two cards, got {len(cards)}: {hand!r}")
+        raise EquityError(f"a hand needs exactly two cards, got {len(cards)}: {hand!r}")
     return cards[0], cards[1]
 
 
@@ -128,12 +128,10 @@ def _sweep(
 ) -> _Runouts:
     h0, h1 = _hand(hand)
     cards, dead_mask = parse_board(board, dead)
-    if len(cards) in (1, 2):
-        raise ValueError(f"hand strength needs 0, 3, 4 or 5 board cards, got {len(cards)}")
     taken = dead_mask | (1 << h0) | (1 << h1)
     for c in cards:
         if taken >> c & 1:
-            raise ValueError(f"card {format_card(c)} is both in the hand and on the board/dead")
+            raise EquityError(f"card {format_card(c)} is both in the hand and on the board/dead")
         taken |= 1 << c
     deck = np.array([c for c in range(52) if not taken >> c & 1], dtype=np.int64)
     k = 5 - len(cards)
@@ -226,7 +224,7 @@ def equity_histogram(
     (1.0, 1.0)
     """
     if bins < 1:
-        raise ValueError(f"bins must be at least 1, got {bins}")
+        raise EquityError(f"bins must be at least 1, got {bins}")
     eq = final_equities(hand, board, dead, samples, seed)
     counts, _ = np.histogram(eq, bins=bins, range=(0.0, 1.0))
     return np.asarray(counts / counts.sum(), dtype=np.float64)
@@ -276,7 +274,7 @@ def outs(
     if n_board == 5:
         return []
     if n_board != 3 and n_board != 4:
-        raise ValueError("outs need a flop or a turn on the board")
+        raise EquityError("outs need a flop or a turn on the board")
     eq = (sw.wins + 0.5 * sw.ties) / sw.opps
     p0 = float(eq.mean())
     card_sum = np.zeros(52)
@@ -304,7 +302,7 @@ def pot_odds(to_call: float, pot: float) -> float:
     0.25
     """
     if to_call < 0 or pot < 0 or to_call + pot <= 0:
-        raise ValueError(f"pot odds need to_call >= 0 and pot >= 0, got {to_call}, {pot}")
+        raise EquityError(f"pot odds need to_call >= 0 and pot >= 0, got {to_call}, {pot}")
     return to_call / (pot + to_call)
 
 
@@ -320,7 +318,7 @@ def probability_to_hit(num_outs: int, unseen: int, cards_to_come: int) -> float:
     0.3497
     """
     if not 0 <= num_outs <= unseen or not 0 <= cards_to_come <= unseen:
-        raise ValueError(
+        raise EquityError(
             f"need 0 <= outs <= unseen and 0 <= cards_to_come <= unseen, got "
             f"{num_outs}, {unseen}, {cards_to_come}"
         )

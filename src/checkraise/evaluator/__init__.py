@@ -116,9 +116,14 @@ def evaluate_ints(cards: Sequence[int]) -> int:
         raise _bad_card(next(c for c in cards if c not in _KEY_OF_CARD)) from None
     n = len(cards)
     if not 5 <= n <= 7:
-        raise ValueError(f"evaluate needs 5, 6 or 7 cards, got {n}: {cards!r}")
+        # Every card is known to be 0..51 here, so the message can show it as text.
+        raise ValueError(f"evaluate needs 5, 6 or 7 cards, got {n}: {format_cards(cards)!r}")
     if len(set(cards)) != n:
-        raise ValueError(f"repeated card in {cards!r}: expected {n} distinct cards")
+        twice = next(c for c in cards if list(cards).count(c) > 1)
+        raise ValueError(
+            f"card {format_card(twice)} (int {twice}) is repeated in {format_cards(cards)!r}: "
+            f"expected {n} distinct cards"
+        )
     top = ((key >> _SUIT_SHIFT) + 0x3333) & 0x8888
     if top:
         suit = (top > 0x8) + (top > 0x80) + (top > 0x800)

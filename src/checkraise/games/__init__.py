@@ -8,7 +8,7 @@ solver uses.
 
 from __future__ import annotations
 
-from checkraise.errors import CheckraiseError
+from checkraise.errors import CheckraiseError, one_of
 from checkraise.games.base import CHANCE, TERMINAL, Game, IllegalActionError, State
 from checkraise.games.kuhn import KuhnPoker
 from checkraise.games.leduc import LeducPoker
@@ -50,4 +50,4 @@ def load_game(name: str) -> Game:
         return KuhnPoker(3)
     if key == "leduc":
         return LeducPoker()
-    raise CheckraiseError(f"unknown game {name!r}; expected one of {', '.join(GAME_NAMES)}")
+    raise CheckraiseError(f"unknown game {name!r}; expected one of {one_of(GAME_NAMES)}")

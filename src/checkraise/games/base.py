@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from checkraise.errors import CheckraiseError
+from checkraise.errors import CheckraiseError, one_of
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "IllegalActionError", "State"]
 
@@ -71,7 +71,7 @@ class State(ABC):
         legal = self.legal_actions()
         if action not in legal:
             raise IllegalActionError(
-                f"action {action!r} is not legal in {self!r}; expected one of {legal}"
+                f"action {action!r} is not legal in {self!r}; expected one of {one_of(legal)}"
             )
 
 

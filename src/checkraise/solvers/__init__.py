@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from checkraise.errors import CheckraiseError
+from checkraise.errors import CheckraiseError, one_of
 from checkraise.games.base import Game
 from checkraise.games.tree import GameTree, build_tree
 from checkraise.solvers.base import Solver, TabularSolver
@@ -100,14 +100,16 @@ def make_solver(
     """
     name = algorithm.strip().lower()
     if name not in ALGORITHMS:
-        raise CheckraiseError(f"unknown algorithm {algorithm!r}; expected one of {ALGORITHMS}")
+        raise CheckraiseError(
+            f"unknown algorithm {algorithm!r}; expected one of {one_of(ALGORITHMS)}"
+        )
     base = "cfr" if name == "cfr-sim" else name
     alternating = name != "cfr-sim"
     has_public = hasattr(game, "public_tree") and game.num_players == 2
     if vectorised and (base not in VECTORISED_ALGORITHMS or not has_public):
         raise CheckraiseError(
             f"no vectorised solver for algorithm {algorithm!r} on {game!r}; "
-            f"expected one of {tuple(VECTORISED_ALGORITHMS)} on a two-player poker game"
+            f"expected one of {one_of(VECTORISED_ALGORITHMS)} on a two-player poker game"
         )
     if vectorised is None:
         vectorised = base in VECTORISED_ALGORITHMS and has_public

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from checkraise.errors import CheckraiseError
+from checkraise.errors import CheckraiseError, one_of
 from checkraise.games.base import Game
 from checkraise.games.public_tree import DECISION, PublicTree
 from checkraise.solvers import _public_kernels as kernels
@@ -143,7 +143,7 @@ class VectorisedCFRSolver(Solver):
         if algorithm not in VECTORISED_ALGORITHMS:
             raise CheckraiseError(
                 f"vectorised algorithm {algorithm!r}; expected one of "
-                f"{', '.join(VECTORISED_ALGORITHMS)}"
+                f"{one_of(VECTORISED_ALGORITHMS)}"
             )
         self.algorithm_name = algorithm
         self.tree = _public_tree_of(game)

@@ -53,7 +53,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from checkraise.errors import CheckraiseError
+from checkraise.errors import CheckraiseError, one_of
 
 __all__ = [
     "COEFFICIENT_LIMIT",
@@ -96,7 +96,7 @@ _MODES = (Mode.GIVE_UP, Mode.WAIT, Mode.RAISE, Mode.BET_TO_END)
 def _street_index(street: int | str) -> int:
     if isinstance(street, str):
         if street not in STREETS:
-            raise ValueError(f"unknown street {street!r}: expected one of {', '.join(STREETS)}")
+            raise ValueError(f"unknown street {street!r}: expected one of {one_of(STREETS)}")
         return STREETS.index(street)
     if not 0 <= street < 4:
         raise ValueError(f"invalid street {street!r}: expected 0..3 (preflop..river)")
