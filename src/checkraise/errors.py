@@ -8,11 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["CheckraiseError", "one_of"]
+__all__ = ["CheckraiseError", "ConfigError", "FormatError", "one_of"]
 
 
 class CheckraiseError(ValueError):
     """Base class for checkraise's input and rule errors."""
+
+
+class ConfigError(CheckraiseError):
+    """A setting, option or argument outside the values it may take."""
+
+
+class FormatError(CheckraiseError):
+    """Text or a file that is not in the form expected (JSON fields, action strings ...)."""
 
 
 def one_of(names: Iterable[object]) -> str:

@@ -304,7 +304,7 @@ def _token_combos(key: str) -> npt.NDArray[np.int64]:
     if _COMBO_RE.match(upper):
         a, b = parse_cards(key, unique=False)
         if a == b:
-            raise ValueError(f"card {format_card(a)} given twice")
+            raise RangeError(f"card {format_card(a)} given twice")
         return np.array([combo_index(a, b)])
     m = _CLASS_RE.match(upper)
     if m:
@@ -312,7 +312,7 @@ def _token_combos(key: str) -> npt.NDArray[np.int64]:
     m = _DASH_RE.match(upper)
     if m:
         return _classes_combos(_dash(m[1], m[2], m[3], m[4], m[5], m[6]))
-    raise ValueError(_expected())
+    raise RangeError(_expected())
 
 
 def _kinds(suffix: str) -> tuple[str, ...]:
@@ -323,7 +323,7 @@ def _plus_or_single(c1: str, c2: str, suffix: str, plus: bool) -> list[int]:
     hi, lo = _RANK[c1], _RANK[c2]
     if hi == lo:
         if suffix:
-            raise ValueError("a pair cannot be suited or offsuit")
+            raise RangeError("a pair cannot be suited or offsuit")
         return [_class_id(r, r, "") for r in range(hi, 13 if plus else hi + 1)]
     hi, lo = max(hi, lo), min(hi, lo)
     top = hi - 1 if plus else lo
@@ -333,12 +333,12 @@ def _plus_or_single(c1: str, c2: str, suffix: str, plus: bool) -> list[int]:
 def _dash(a1: str, a2: str, sa: str, b1: str, b2: str, sb: str) -> list[int]:
     ah, al, bh, bl = _RANK[a1], _RANK[a2], _RANK[b1], _RANK[b2]
     if sa != sb:
-        raise ValueError("both ends of a dash range need the same suffix (s, o or none)")
+        raise RangeError("both ends of a dash range need the same suffix (s, o or none)")
     if (ah == al) != (bh == bl):
-        raise ValueError("a dash range joins two pairs or two non-pairs")
+        raise RangeError("a dash range joins two pairs or two non-pairs")
     if ah == al:
         if sa:
-            raise ValueError("a pair cannot be suited or offsuit")
+            raise RangeError("a pair cannot be suited or offsuit")
         return [_class_id(r, r, "") for r in range(min(ah, bh), max(ah, bh) + 1)]
     ah, al = max(ah, al), min(ah, al)
     bh, bl = max(bh, bl), min(bh, bl)
@@ -349,7 +349,7 @@ def _dash(a1: str, a2: str, sa: str, b1: str, b2: str, sb: str) -> list[int]:
     if ah - al == bh - bl:
         his = range(min(ah, bh), max(ah, bh) + 1)
         return [_class_id(h, h - (ah - al), kind) for h in his for kind in kinds]
-    raise ValueError("a dash range keeps the top card fixed (A5s-A2s) or the gap fixed (T9s-65s)")
+    raise RangeError("a dash range keeps the top card fixed (A5s-A2s) or the gap fixed (T9s-65s)")
 
 
 def _classes_combos(classes: list[int]) -> npt.NDArray[np.int64]:

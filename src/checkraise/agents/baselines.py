@@ -34,6 +34,7 @@ import numpy as np
 
 from checkraise.agents.base import AgentSpecError, BaseAgent
 from checkraise.engine import Action
+from checkraise.errors import ConfigError
 
 if TYPE_CHECKING:
     from checkraise.engine import LegalActions, Observation
@@ -51,7 +52,7 @@ __all__ = [
 def _legal(observation: Observation) -> LegalActions:
     legal = observation.legal
     if legal is None:
-        raise ValueError(
+        raise ConfigError(
             f"agent asked to act for seat {observation.seat} but it is not that seat's turn"
         )
     return legal

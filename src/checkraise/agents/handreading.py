@@ -82,6 +82,7 @@ from checkraise.agents.base import AgentSpecError, BaseAgent
 from checkraise.cards import COMBO_CARDS, card_rank, card_suit, combo_index
 from checkraise.engine import Action
 from checkraise.equity.core import rng_state
+from checkraise.errors import ConfigError
 from checkraise.opponents import _kernels as K
 from checkraise.opponents.actions import (
     FACING_POSTFLOP,
@@ -520,7 +521,7 @@ class HandReadingAgent(BaseAgent):
         """Predict, estimate the win rate, and decide (module docstring)."""
         legal = observation.legal
         if legal is None:
-            raise ValueError(
+            raise ConfigError(
                 f"agent asked to act for seat {observation.seat} but it is not that seat's turn"
             )
         win = self.win_rate(observation)

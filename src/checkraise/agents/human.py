@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from checkraise.agents.base import BaseAgent
 from checkraise.cards import format_cards
 from checkraise.engine import Action, ActionKind
+from checkraise.errors import ConfigError
 
 if TYPE_CHECKING:
     from checkraise.engine import LegalActions, Observation, TableConfig
@@ -275,7 +276,7 @@ class HumanAgent(BaseAgent):
         """Show the table and the legal moves in street amounts, ask until the answer is legal."""
         legal = observation.legal
         if legal is None:
-            raise ValueError(f"human asked to act for seat {observation.seat} out of turn")
+            raise ConfigError(f"human asked to act for seat {observation.seat} out of turn")
         self.show_table(observation)
         self.say(f"   your cards: {format_cards(observation.hole_cards)}")
         bets, _ = self._replay(observation)

@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, TypeVar
 
+from checkraise.errors import ConfigError
+
 __all__ = ["Progress", "default_workers", "run_tasks"]
 
 T = TypeVar("T")
@@ -70,7 +72,7 @@ def run_tasks(
     {0: 1, 1: 4, 2: 9}
     """
     if workers < 1:
-        raise ValueError(f"invalid workers {workers!r}: expected at least 1")
+        raise ConfigError(f"invalid workers {workers!r}: expected at least 1")
     report: Progress = on_progress if on_progress is not None else (lambda n: None)
     if workers == 1 or len(tasks) <= 1:
         for i, task in enumerate(tasks):

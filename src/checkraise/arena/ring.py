@@ -37,6 +37,7 @@ from checkraise.arena.parallel import Progress, default_workers, run_tasks
 from checkraise.arena.stats import ActionCounts, Estimate, mbb_per_hand
 from checkraise.arena.table import HandLog, play_hand
 from checkraise.engine import RuleSet, TableConfig
+from checkraise.errors import ConfigError
 
 __all__ = [
     "RingConfig",
@@ -119,13 +120,13 @@ class RingConfig:
     def __post_init__(self) -> None:
         object.__setattr__(self, "agents", tuple(split_agent_specs(list(self.agents))))
         if not 2 <= len(self.agents) <= 10:
-            raise ValueError(f"invalid number of agents {len(self.agents)}: expected 2..10")
+            raise ConfigError(f"invalid number of agents {len(self.agents)}: expected 2..10")
         for spec in set(self.agents):
             make_agent(spec, seed=0)  # fail before playing on an unknown agent or option
         if self.hands < 1:
-            raise ValueError(f"invalid hands {self.hands!r}: expected at least 1")
+            raise ConfigError(f"invalid hands {self.hands!r}: expected at least 1")
         if self.stack < 1:
-            raise ValueError(f"invalid stack {self.stack!r}: expected at least 1 chip")
+            raise ConfigError(f"invalid stack {self.stack!r}: expected at least 1 chip")
         # Validates the blinds.
         TableConfig.nolimit(len(self.agents), self.stack, self.small_blind, self.big_blind)
 

@@ -25,7 +25,7 @@ from typing import IO
 
 from checkraise.agents.base import Agent, call_begin_hand, call_end_hand
 from checkraise.engine import ActionKind, IllegalActionError, State, TableConfig
-from checkraise.errors import CheckraiseError
+from checkraise.errors import CheckraiseError, ConfigError
 
 __all__ = ["AgentError", "HandLog", "PlayedHand", "log_names", "play_hand", "pokerstars_text"]
 
@@ -93,7 +93,7 @@ def play_hand(
     (0, True)
     """
     if len(agents) != config.num_players:
-        raise ValueError(
+        raise ConfigError(
             f"{len(agents)} agents for a {config.num_players}-seat table: expected one per seat"
         )
     state = State(config, deck=list(deck))

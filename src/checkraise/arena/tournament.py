@@ -43,6 +43,7 @@ from checkraise.arena.stats import (
 )
 from checkraise.arena.table import HandLog, play_hand
 from checkraise.engine import TableConfig
+from checkraise.errors import ConfigError
 
 __all__ = [
     "PlayerOutcome",
@@ -68,16 +69,16 @@ class TournamentConfig:
     def __post_init__(self) -> None:
         object.__setattr__(self, "agents", tuple(split_agent_specs(list(self.agents))))
         if not 2 <= len(self.agents) <= 10:
-            raise ValueError(
+            raise ConfigError(
                 f"invalid number of agents {len(self.agents)}: expected 2..10 (the paper uses 2..8)"
             )
         for spec in set(self.agents):
             make_agent(spec, seed=0)  # fail before playing on an unknown agent or option
         for name in ("max_hands", "starting_chips", "rebuy_chips"):
             if getattr(self, name) < 1:
-                raise ValueError(f"invalid {name} {getattr(self, name)!r}: expected at least 1")
+                raise ConfigError(f"invalid {name} {getattr(self, name)!r}: expected at least 1")
         if self.rebuys < 0:
-            raise ValueError(f"invalid rebuys {self.rebuys!r}: expected 0 or more")
+            raise ConfigError(f"invalid rebuys {self.rebuys!r}: expected 0 or more")
         TableConfig.nolimit(2, self.starting_chips, self.small_blind, self.big_blind)
 
     @property
@@ -239,14 +240,14 @@ def play_tournament(
             for i, spec in enumerate(config.agents)
         ]
     elif len(agents) != n:
-        raise ValueError(f"{len(agents)} agents given for {n} players: expected one per player")
+        raise ConfigError(f"{len(agents)} agents given for {n} players: expected one per player")
     if seating is None:
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(repetition, 2)))
         order = [int(p) for p in rng.permutation(n)]
     else:
         order = [int(p) for p in seating]
         if sorted(order) != list(range(n)):
-            raise ValueError(f"invalid seating {order!r}: expected a permutation of 0..{n - 1}")
+            raise ConfigError(f"invalid seating {order!r}: expected a permutation of 0..{n - 1}")
     labels = config.labels
     stacks = [config.starting_chips] * n
     rebuys = [0] * n
@@ -341,7 +342,7 @@ def summarize(config: TournamentConfig, results: Sequence[TournamentResult]) -> 
     [1.0, 0.0]
     """
     if not results:
-        raise ValueError("no tournament results to summarize: expected at least one repetition")
+        raise ConfigError("no tournament results to summarize: expected at least one repetition")
     results = sorted(results, key=lambda r: r.repetition)
     n = len(config.agents)
     ranks = rank_summary([[p.rank for p in r.players] for r in results], n)

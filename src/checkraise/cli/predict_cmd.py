@@ -9,6 +9,7 @@ from typing import Any
 import typer
 
 from checkraise.cli.main import app
+from checkraise.errors import ConfigError
 
 _STREETS = ("preflop", "flop", "turn", "river")
 
@@ -84,14 +85,14 @@ def predict_command(
 
     hands = _read(file, game)
     if not 0 <= hand < len(hands):
-        raise ValueError(f"--hand {hand} is not in {file.name}: expected 0..{len(hands) - 1}")
+        raise ConfigError(f"--hand {hand} is not in {file.name}: expected 0..{len(hands) - 1}")
     record = hands[hand]
     names = [p.name for p in record.seats]
     known: tuple[int, ...] = ()
     skip = -1
     if observer:
         if observer not in names:
-            raise ValueError(f"--observer {observer!r} did not play this hand: expected one of "
+            raise ConfigError(f"--observer {observer!r} did not play this hand: expected one of "
                              f"{', '.join(names)}")
         skip = names.index(observer)
         known = tuple(record.seats[skip].hole_cards)
@@ -100,7 +101,7 @@ def predict_command(
     board = tuple(record.board)
     if street:
         if street not in _STREETS:
-            raise ValueError(f"--street {street!r}: expected one of {', '.join(_STREETS)}")
+            raise ConfigError(f"--street {street!r}: expected one of {', '.join(_STREETS)}")
         cut = _STREETS.index(street)
         history = tuple(h for h in history if h[1] <= cut)
         board = board[: (0, 3, 4, 5)[cut]]

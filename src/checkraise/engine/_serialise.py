@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from checkraise.cards import format_card
 from checkraise.engine.actions import Action, ActionEvent, ActionKind, DealEvent
 from checkraise.engine.config import Betting, TableConfig
+from checkraise.errors import ConfigError, FormatError
 
 if TYPE_CHECKING:
     from checkraise.engine.state import State
@@ -78,7 +79,7 @@ def acpc_cards(state: State, seat: int | None) -> str:
 def acpc_matchstate(state: State, seat: int, hand_number: int) -> str:
     """``MATCHSTATE`` line as the dealer sends it to ``seat``."""
     if not 0 <= seat < state._n:
-        raise ValueError(f"seat must be 0..{state._n - 1}, got {seat!r}")
+        raise ConfigError(f"seat must be 0..{state._n - 1}, got {seat!r}")
     return f"MATCHSTATE:{seat}:{hand_number}:{acpc_betting(state)}:{acpc_cards(state, seat)}"
 
 
@@ -99,7 +100,7 @@ def format_chips(value: int | Fraction) -> str:
 def acpc_state_line(state: State, hand_number: int, names: Sequence[str]) -> str:
     """Dealer-log ``STATE`` line of a finished hand."""
     if len(names) != state._n:
-        raise ValueError(f"names must list {state._n} players, got {list(names)!r}")
+        raise ConfigError(f"names must list {state._n} players, got {list(names)!r}")
     nets = "|".join(format_chips(v) for v in state.payoffs())
     return (f"STATE:{hand_number}:{acpc_betting(state)}:{acpc_cards(state, None)}:{nets}:"
             + "|".join(names))
@@ -121,14 +122,14 @@ def from_json(d: dict[str, Any]) -> State:
     from checkraise.engine.state import State
 
     if d.get("version") != JSON_VERSION:
-        raise ValueError(f"unsupported hand JSON version {d.get('version')!r}, "
+        raise FormatError(f"unsupported hand JSON version {d.get('version')!r}, "
                          f"expected {JSON_VERSION}")
     try:
         cfg = TableConfig.from_json(d["config"])
         state = State(cfg, deck=d["cards"])
         actions = d["actions"]
     except KeyError as exc:
-        raise ValueError(f"hand JSON lacks the field {exc.args[0]!r}") from None
+        raise FormatError(f"hand JSON lacks the field {exc.args[0]!r}") from None
     for text in actions:
         state.step(Action.parse(text))
     return state
@@ -144,7 +145,7 @@ def to_pokerstars(state: State, hand_id: int, names: Sequence[str] | None, table
     n = state._n
     who = list(names) if names is not None else [f"Player{i + 1}" for i in range(n)]
     if len(who) != n:
-        raise ValueError(f"names must list {n} players, got {who!r}")
+        raise ConfigError(f"names must list {n} players, got {who!r}")
     sb = sorted(b for b in cfg.blinds if b)
     small, big = (sb[0], sb[-1]) if sb else (0, 0)
     game = "No Limit" if cfg.betting is Betting.NOLIMIT else "Limit"

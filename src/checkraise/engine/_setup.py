@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from checkraise.cards import CardError
 from checkraise.engine.config import Betting, RuleSet, TableConfig
 
 __all__ = ["DECK", "check_cards", "deal_cards", "table_setup"]
@@ -63,10 +64,10 @@ def deal_cards(
     need = n * h + sum(cfg.board_cards)
     if deck is not None:
         if hole_cards is not None or board is not None:
-            raise ValueError("give either deck or hole_cards/board, not both")
+            raise CardError("give either deck or hole_cards/board, not both")
         cards = [int(c) for c in deck[:need]]
         if len(cards) < need:
-            raise ValueError(f"deck has {len(deck)} cards, the hand needs {need}")
+            raise CardError(f"deck has {len(deck)} cards, the hand needs {need}")
         check_cards(cards)
         return cards
     if rng is None:
@@ -76,17 +77,17 @@ def deal_cards(
     slots: list[int] = [-1] * need
     if hole_cards is not None:
         if len(hole_cards) != n:
-            raise ValueError(f"hole_cards must list {n} seats, got {len(hole_cards)}")
+            raise CardError(f"hole_cards must list {n} seats, got {len(hole_cards)}")
         for i, hc in enumerate(hole_cards):
             if hc is None or len(hc) == 0:
                 continue
             if len(hc) != h:
-                raise ValueError(f"seat {i} must have {h} hole cards, got {list(hc)!r}")
+                raise CardError(f"seat {i} must have {h} hole cards, got {list(hc)!r}")
             slots[i * h:(i + 1) * h] = [int(c) for c in hc]
     if board is not None:
         nb = sum(cfg.board_cards)
         if len(board) > nb:
-            raise ValueError(f"board has {len(board)} cards, at most {nb} expected")
+            raise CardError(f"board has {len(board)} cards, at most {nb} expected")
         slots[n * h:n * h + len(board)] = [int(c) for c in board]
     known = [c for c in slots if c >= 0]
     check_cards(known)
@@ -102,6 +103,6 @@ def check_cards(cards: Sequence[int]) -> None:
     if cards and not (min(cards) >= 0 and max(cards) < 52):
         for c in cards:  # name the first bad card, in order
             if not 0 <= c < 52:
-                raise ValueError(f"invalid card {c!r}: expected an int 0..51")
+                raise CardError(f"invalid card {c!r}: expected an int 0..51")
     if len(set(cards)) != len(cards):
-        raise ValueError(f"a card is given twice in {list(cards)!r}")
+        raise CardError(f"a card is given twice in {list(cards)!r}")

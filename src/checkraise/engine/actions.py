@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
-from checkraise.errors import CheckraiseError
+from checkraise.errors import CheckraiseError, FormatError
 
 __all__ = [
     "Action",
@@ -71,7 +71,7 @@ class Action:
             return _CALL
         if text[:1] == "r" and (text[1:].isdigit() or text == "r"):
             return Action(ActionKind.RAISE, int(text[1:]) if len(text) > 1 else 0)
-        raise ValueError(f"invalid action {text!r}: expected 'f', 'c', 'r' or 'r<amount>'")
+        raise FormatError(f"invalid action {text!r}: expected 'f', 'c', 'r' or 'r<amount>'")
 
     def __str__(self) -> str:
         if self.kind is ActionKind.RAISE:

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from checkraise.errors import ConfigError, FormatError
+
 __all__ = ["Betting", "RuleSet", "TableConfig"]
 
 MAX_SEATS = 10
@@ -53,10 +55,10 @@ class Betting(StrEnum):
 def _ints(name: str, values: Sequence[int], length: int, *, minimum: int = 0) -> tuple[int, ...]:
     out = tuple(values)
     if len(out) != length:
-        raise ValueError(f"{name} must have {length} entries, got {len(out)}: {out!r}")
+        raise ConfigError(f"{name} must have {length} entries, got {len(out)}: {out!r}")
     for v in out:
         if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
-            raise ValueError(f"{name} entries must be ints >= {minimum}, got {out!r}")
+            raise ConfigError(f"{name} entries must be ints >= {minimum}, got {out!r}")
     return out
 
 
@@ -111,10 +113,10 @@ class TableConfig:
     def __post_init__(self) -> None:
         n = self.num_players
         if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= MAX_SEATS:
-            raise ValueError(f"num_players must be an int 2..{MAX_SEATS}, got {n!r}")
+            raise ConfigError(f"num_players must be an int 2..{MAX_SEATS}, got {n!r}")
         r = self.num_rounds
         if isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 8:
-            raise ValueError(f"num_rounds must be an int 1..8, got {r!r}")
+            raise ConfigError(f"num_rounds must be an int 1..8, got {r!r}")
         # Coerce sequences to tuples so that lists given by callers compare and hash.
         set_ = object.__setattr__
         set_(self, "stacks", _ints("stacks", self.stacks, n, minimum=1))
@@ -124,15 +126,15 @@ class TableConfig:
         set_(self, "betting", Betting(self.betting))
         set_(self, "rules", RuleSet(self.rules))
         if any(p >= n for p in self.first_player):
-            raise ValueError(f"first_player entries must be seats 0..{n - 1}, got "
+            raise ConfigError(f"first_player entries must be seats 0..{n - 1}, got "
                              f"{self.first_player!r}")
         if isinstance(self.ante, bool) or not isinstance(self.ante, int) or self.ante < 0:
-            raise ValueError(f"ante must be an int >= 0, got {self.ante!r}")
+            raise ConfigError(f"ante must be an int >= 0, got {self.ante!r}")
         h = self.hole_cards
         if isinstance(h, bool) or not isinstance(h, int) or not 0 <= h <= 4:
-            raise ValueError(f"hole_cards must be an int 0..4, got {h!r}")
+            raise ConfigError(f"hole_cards must be an int 0..4, got {h!r}")
         if n * h + sum(self.board_cards) > 52:
-            raise ValueError(f"{n} seats x {h} hole cards + {sum(self.board_cards)} board cards "
+            raise ConfigError(f"{n} seats x {h} hole cards + {sum(self.board_cards)} board cards "
                              "need more than 52 cards")
         if self.betting is Betting.LIMIT or self.raise_sizes:
             set_(self, "raise_sizes", _ints("raise_sizes", self.raise_sizes, r, minimum=1))
@@ -163,9 +165,9 @@ class TableConfig:
         """
         n = num_players
         if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= MAX_SEATS:
-            raise ValueError(f"num_players must be an int 2..{MAX_SEATS}, got {n!r}")
+            raise ConfigError(f"num_players must be an int 2..{MAX_SEATS}, got {n!r}")
         if not 0 <= small_blind <= big_blind or big_blind < 1:
-            raise ValueError(f"blinds must satisfy 0 <= small_blind <= big_blind, big_blind >= 1;"
+            raise ConfigError(f"blinds must satisfy 0 <= small_blind <= big_blind, big_blind >= 1;"
                              f" got small_blind={small_blind!r} big_blind={big_blind!r}")
         stack_t = (stacks,) * n if isinstance(stacks, int) else tuple(stacks)
         if n == 2:
@@ -260,4 +262,4 @@ class TableConfig:
                 hole_cards=d.get("hole_cards", 2),
             )
         except KeyError as exc:
-            raise ValueError(f"table config JSON lacks the field {exc.args[0]!r}") from None
+            raise FormatError(f"table config JSON lacks the field {exc.args[0]!r}") from None

@@ -31,6 +31,7 @@ from checkraise.engine.actions import (
 )
 from checkraise.engine.config import TableConfig
 from checkraise.engine.observation import Observation, make_observation
+from checkraise.errors import ConfigError
 
 __all__ = ["State"]
 
@@ -569,7 +570,7 @@ max_raise_to=1000)
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see: its own cards, the board, chips, actions and shown cards."""
         if not 0 <= seat < self._n:
-            raise ValueError(f"seat must be 0..{self._n - 1}, got {seat!r}")
+            raise ConfigError(f"seat must be 0..{self._n - 1}, got {seat!r}")
         return make_observation(self, seat)
 
     def copy(self) -> State:

@@ -143,7 +143,7 @@ def preflop_table() -> dict[str, PreflopEntry]:
             row["hand"], float(row["win"]), float(row["tie"]), float(row["lose"]), eqs
         )
     if set(table) != set(CLASS_NAMES):
-        raise ValueError(f"{_DATA_FILE} does not list the 169 preflop classes")
+        raise RuntimeError(f"{_DATA_FILE} does not list the 169 preflop classes")
     return table
 
 

@@ -34,7 +34,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from checkraise.cards import format_card, format_cards, parse_cards
+from checkraise.cards import CardError, format_card, format_cards, parse_cards
+from checkraise.errors import ConfigError
 from checkraise.evaluator import _kernels, _tables
 
 __all__ = [
@@ -117,10 +118,10 @@ def evaluate_ints(cards: Sequence[int]) -> int:
     n = len(cards)
     if not 5 <= n <= 7:
         # Every card is known to be 0..51 here, so the message can show it as text.
-        raise ValueError(f"evaluate needs 5, 6 or 7 cards, got {n}: {format_cards(cards)!r}")
+        raise CardError(f"evaluate needs 5, 6 or 7 cards, got {n}: {format_cards(cards)!r}")
     if len(set(cards)) != n:
         twice = next(c for c in cards if list(cards).count(c) > 1)
-        raise ValueError(
+        raise CardError(
             f"card {format_card(twice)} (int {twice}) is repeated in {format_cards(cards)!r}: "
             f"expected {n} distinct cards"
         )
@@ -165,7 +166,7 @@ def evaluate(cards: str | Iterable[int | str]) -> int:
         return evaluate_ints(cards)
     parsed = parse_cards(cards)
     if not 5 <= len(parsed) <= 7:
-        raise ValueError(
+        raise CardError(
             f"evaluate needs 5, 6 or 7 cards, got {len(parsed)}: {format_cards(parsed)!r}"
         )
     return evaluate_ints(parsed)
@@ -180,7 +181,7 @@ def category(rank: int) -> int:
     'two pair'
     """
     if not 1 <= rank <= NUM_RANKS:
-        raise ValueError(f"invalid rank {rank!r}: expected an int 1..{NUM_RANKS}")
+        raise ConfigError(f"invalid rank {rank!r}: expected an int 1..{NUM_RANKS}")
     return int(_CATEGORY_OF_RANK[rank])
 
 
@@ -195,7 +196,7 @@ def categories(ranks: npt.ArrayLike) -> npt.NDArray[np.int8]:
     arr = np.asarray(ranks)
     if arr.size and (arr.min() < 1 or arr.max() > NUM_RANKS):
         bad = arr[(arr < 1) | (arr > NUM_RANKS)].flat[0]
-        raise ValueError(f"invalid rank {bad!r}: expected 1..{NUM_RANKS}")
+        raise ConfigError(f"invalid rank {bad!r}: expected 1..{NUM_RANKS}")
     result: npt.NDArray[np.int8] = _tables.CATEGORY_OF_RANK[arr]
     return result
 
@@ -227,19 +228,19 @@ def evaluate_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
     """
     arr = np.asarray(cards)
     if arr.ndim != 2 or not 5 <= arr.shape[1] <= 7:
-        raise ValueError(f"cards must have shape (n, 5..7), got {arr.shape}")
+        raise CardError(f"cards must have shape (n, 5..7), got {arr.shape}")
     if arr.dtype != np.uint8:
         if not np.issubdtype(arr.dtype, np.integer):
-            raise ValueError(f"cards must be integers, got dtype {arr.dtype}")
+            raise CardError(f"cards must be integers, got dtype {arr.dtype}")
         if arr.size and (arr.min() < 0 or arr.max() > 51):
             row = int(np.flatnonzero(((arr < 0) | (arr > 51)).any(axis=1))[0])
-            raise ValueError(f"invalid card in row {row}: {arr[row].tolist()} (expected 0..51)")
+            raise CardError(f"invalid card in row {row}: {arr[row].tolist()} (expected 0..51)")
         arr = arr.astype(np.uint8)
     arr = np.ascontiguousarray(arr)
     out = np.empty(arr.shape[0], dtype=np.int32)
     bad = _kernels.checked_rank_batch(arr, out)
     if bad >= 0:
-        raise ValueError(
+        raise CardError(
             f"invalid cards in row {bad}: {arr[bad].tolist()} (expected distinct ints 0..51)"
         )
     return out

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from checkraise.errors import ConfigError
 from checkraise.games.base import CHANCE, TERMINAL, Game, State
 from checkraise.games.public_tree import PublicTree, PublicTreeBuilder
 
@@ -127,7 +128,7 @@ class LeducState(State):
     def information_set_key(self, player: int | None = None) -> str:
         seat = self.current_player() if player is None else player
         if not 0 <= seat < len(self.cards):
-            raise ValueError(f"no information set for player {seat!r} in {self!r}")
+            raise ConfigError(f"no information set for player {seat!r} in {self!r}")
         return _key(self.cards[seat], self.board, self.rounds)
 
     def returns(self) -> list[float]:

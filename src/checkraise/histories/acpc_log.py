@@ -295,10 +295,10 @@ def format_state_line(hand: HandRecord, hand_number: int | None = None) -> str:
     or ``|``).
     """
     if any(s.ante for s in hand.seats):
-        raise ValueError(f"hand #{hand.hand_id} has antes: ACPC logs have none")
+        raise HandHistoryError(f"hand #{hand.hand_id} has antes: ACPC logs have none")
     for s in hand.seats:
         if ":" in s.name or "|" in s.name:
-            raise ValueError(f"player name {s.name!r} cannot go in an ACPC log (':' or '|')")
+            raise HandHistoryError(f"player name {s.name!r} cannot go in an ACPC log (':' or '|')")
     if hand_number is None:
         tail = hand.hand_id.rsplit(".", 1)[-1]
         hand_number = int(tail) if tail.isdigit() else 0

@@ -34,6 +34,7 @@ from enum import StrEnum
 from typing import Final
 
 from checkraise.engine import Action, ActionKind, TableConfig
+from checkraise.errors import FormatError
 
 __all__ = [
     "FACING_POSTFLOP",
@@ -185,7 +186,7 @@ def understand(
     out: list[UnderstoodAction] = []
     for index, (seat, rnd, action) in enumerate(history):
         if not 0 <= seat < n or not 0 <= rnd <= 3:
-            raise ValueError(f"history entry {index} has seat {seat} and round {rnd}: expected "
+            raise FormatError(f"history entry {index} has seat {seat} and round {rnd}: expected "
                              f"a seat 0..{n - 1} and a round 0..3")
         if rnd != street:
             street = rnd

@@ -73,7 +73,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from checkraise.errors import CheckraiseError, one_of
+from checkraise.errors import CheckraiseError, ConfigError, one_of
 from checkraise.opponents.actions import ActionClass, UnderstoodAction
 from checkraise.opponents.evidence import CutEvidence
 from checkraise.opponents.stats import RESPONSES, Counts, Situation, response, situation
@@ -321,7 +321,7 @@ class DFModel:
         rel = [relative(pwin, self.config.interval(action.street, action.players, cls))
                for cls in action.choices]
         if action.cls not in action.choices:
-            raise ValueError(f"action {action.cls.value!r} is not among its choices "
+            raise ConfigError(f"action {action.cls.value!r} is not among its choices "
                              f"{one_of(c.value for c in action.choices)}")
         total = np.sum(rel, axis=0)
         result: FloatArray = rel[action.choices.index(action.cls)] / total

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from checkraise.cards import COMBO_MASKS
+from checkraise.cards import COMBO_MASKS, CardError
 from checkraise.engine import Action, TableConfig
 from checkraise.opponents.actions import UnderstoodAction, summarize, understand
 from checkraise.opponents.model import Adaptation, DFModel
@@ -84,7 +84,7 @@ def consistent(known: Iterable[int]) -> FloatArray:
     w = ((_MASKS & mask) == 0).astype(np.float64)
     total = w.sum()
     if total == 0:
-        raise ValueError("no combo avoids the known cards")
+        raise CardError("no combo avoids the known cards")
     result: FloatArray = w / total
     return result
 
@@ -155,7 +155,7 @@ def predict_from_actions(
         adapt = adaptations.get(seat) if adaptations else None
         for s in range(last_street + 1):
             if _STREET_CARDS[s] > dealt:
-                raise ValueError(f"street {s} needs {_STREET_CARDS[s]} board cards, "
+                raise CardError(f"street {s} needs {_STREET_CARDS[s]} board cards, "
                                  f"{dealt} given")
             street_board = board_at(board, s)
             w = update(w, consistent(street_board))

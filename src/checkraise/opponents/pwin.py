@@ -37,7 +37,15 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from checkraise.cards import CLASS_NAMES, COMBO_CARDS, COMBO_CLASS, format_card, parse_cards
+from checkraise.cards import (
+    CLASS_NAMES,
+    COMBO_CARDS,
+    COMBO_CLASS,
+    CardError,
+    format_card,
+    parse_cards,
+)
+from checkraise.errors import ConfigError
 from checkraise.opponents import _kernels as K
 
 __all__ = ["pwin_table"]
@@ -74,7 +82,7 @@ def pwin_table(
         c if isinstance(c, int) else parse_cards(c)[0] for c in board
     ]
     if len(set(cards)) != len(cards) or len(cards) not in (0, 3, 4, 5):
-        raise ValueError(
+        raise CardError(
             f"board {' '.join(format_card(int(c)) for c in cards)!r} must have 0, 3, 4 or 5 "
             "distinct cards"
         )
@@ -82,7 +90,7 @@ def pwin_table(
     if len(key) != 3 or flop_runouts is None or flop_runouts >= 1081:
         flop_runouts = 0
     elif flop_runouts < 1:
-        raise ValueError(f"flop_runouts must be at least 1, got {flop_runouts}")
+        raise ConfigError(f"flop_runouts must be at least 1, got {flop_runouts}")
     return _cached(key, flop_runouts)
 
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from checkraise.errors import ConfigError
+
 __all__ = ["ReferenceDeck", "init_genrand_state"]
 
 _N = 624
@@ -46,7 +48,7 @@ class ReferenceDeck:
 
     def __init__(self, seed: int) -> None:
         if not 0 <= seed < 2**32:
-            raise ValueError(f"seed must be 0..2**32-1 (the reference reads %u), got {seed!r}")
+            raise ConfigError(f"seed must be 0..2**32-1 (the reference reads %u), got {seed!r}")
         self._rng = random.Random()
         # Position 624 makes the first draw regenerate the whole block, as genrand does.
         self._rng.setstate((3, (*init_genrand_state(seed), _N), None))
@@ -71,7 +73,7 @@ class ReferenceDeck:
         n = len(cards)
         needed = num_players * num_hole_cards + sum(num_board_cards)
         if needed > n:
-            raise ValueError(f"cannot deal {needed} cards from a deck of {n}")
+            raise ConfigError(f"cannot deal {needed} cards from a deck of {n}")
 
         def draw() -> int:
             nonlocal n

@@ -34,6 +34,7 @@ from checkraise.agents.heuristic import DEFAULT_SAMPLES, preflop_values
 from checkraise.agents.profiles import Profile
 from checkraise.arena.stats import Estimate, mbb_per_hand
 from checkraise.equity.core import rng_state
+from checkraise.errors import ConfigError
 
 __all__ = ["DealPool", "duplicate_chips", "duplicate_match"]
 
@@ -63,7 +64,7 @@ class DealPool:
 
     def __post_init__(self) -> None:
         if not 0 < self.small_blind <= self.big_blind < self.stack:
-            raise ValueError(
+            raise ConfigError(
                 f"invalid stakes stack={self.stack!r}, blinds {self.small_blind!r}/"
                 f"{self.big_blind!r}: expected 0 < small blind <= big blind < stack"
             )
@@ -87,9 +88,9 @@ class DealPool:
         ((3, 2, 4), True)
         """
         if size < 1:
-            raise ValueError(f"invalid pool size {size!r}: expected at least 1 deal")
+            raise ConfigError(f"invalid pool size {size!r}: expected at least 1 deal")
         if samples < 1:
-            raise ValueError(f"invalid samples {samples!r}: expected at least 1")
+            raise ConfigError(f"invalid samples {samples!r}: expected at least 1")
         gen = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(7,)))
         decks = np.argsort(gen.random((size, 52)), axis=1)[:, :9].astype(np.int64)
         pre = np.ascontiguousarray(preflop_values()[0])
