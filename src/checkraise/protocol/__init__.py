@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from checkraise.protocol.client import VERSION_LINE, ClientReport, play, run_client
 from checkraise.protocol.deal import ReferenceDeck
-from checkraise.protocol.dealer import Dealer, MatchResult, TimeLimits
+from checkraise.protocol.dealer import Correction, Dealer, MatchResult, TimeLimits
 from checkraise.protocol.errors import (
     ConnectionClosedError,
     GameDefError,
+    LogExistsError,
     MatchAbortedError,
+    MatchSetupError,
     ProtocolError,
     ResponseTimeoutError,
 )
@@ -42,14 +44,17 @@ __all__ = [
     "BetAction",
     "ClientReport",
     "ConnectionClosedError",
+    "Correction",
     "Dealer",
     "DealerLog",
     "DuplicateResult",
     "GameDef",
     "GameDefError",
     "HandTracker",
+    "LogExistsError",
     "MatchAbortedError",
     "MatchResult",
+    "MatchSetupError",
     "MatchState",
     "ProtocolError",
     "ReferenceDeck",
