@@ -11,6 +11,7 @@ from checkraise.agents import make_agent
 from checkraise.protocol import (
     Correction,
     Dealer,
+    GameDef,
     HandTracker,
     MatchAbortedError,
     ProtocolError,
@@ -52,11 +53,14 @@ HAND0 = [
 ]
 
 
-def _client_against(script: list[str], *, read_timeout: float = STEP_TIMEOUT):  # type: ignore[no-untyped-def]
+def _client_against(  # type: ignore[no-untyped-def]
+    script: list[str], *, read_timeout: float = STEP_TIMEOUT, game: GameDef | None = GAME,
+    agent: str = "call",
+):
     port, server, outcome = fake_server_thread(script)
     channel = connect("127.0.0.1", port, timeout=STEP_TIMEOUT)
     try:
-        report = play(channel, make_agent("call"), GAME, read_timeout=read_timeout)
+        report = play(channel, make_agent(agent), game, read_timeout=read_timeout)
     finally:
         channel.close()
         server.join(STEP_TIMEOUT)
@@ -125,6 +129,59 @@ def test_client_gives_up_on_a_silent_server() -> None:
     with pytest.raises(ResponseTimeoutError, match="no complete line"):
         _client_against([HAND0[0], "<hold>"], read_timeout=0.3)
     assert time.monotonic() - start < STEP_TIMEOUT
+
+
+# -- a client without a game file: the standard game its first states show -------------
+# 3-player games seat the small blind at position 0 and the big blind at position 1
+# (no-limit blinds 50/100, limit 5/10); position 2 acts first before the flop.
+
+
+def test_client_without_game_assumes_no_limit_until_a_raise_shows() -> None:
+    # Position 2 must act before anyone raised: no-limit is assumed (and said so).
+    report, server = _client_against(
+        ["MATCHSTATE:2:0::||Ah9h", "<read>", "MATCHSTATE:2:0:f:||Ah9h",
+         "MATCHSTATE:2:0:ff:||Ah9h"], game=None, agent="checkfold",
+    )
+    assert server.received == ["VERSION:2.0.0", "MATCHSTATE:2:0::||Ah9h:f"]
+    assert report.hands == 1 and report.total == 0
+    assert report.inferred_game == (
+        "3-player no-limit hold'em (stacks 20000, blinds 50/100; no raise seen yet, "
+        "no-limit assumed)"
+    )
+
+
+def test_client_without_game_switches_to_limit_when_a_bare_raise_shows_first() -> None:
+    # Position 0 (small blind 5) sees position 2 raise with a bare 'r' before it acts.
+    report, server = _client_against(
+        ["MATCHSTATE:0:0::AhKd||", "MATCHSTATE:0:0:r:AhKd||", "<read>",
+         "MATCHSTATE:0:0:rf:AhKd||", "MATCHSTATE:0:0:rff:AhKd||"], game=None,
+        agent="checkfold",
+    )
+    assert server.received == ["VERSION:2.0.0", "MATCHSTATE:0:0:r:AhKd||:f"]
+    assert report.total == -5 and report.inferred_game == "3-player limit hold'em (blinds 5/10)"
+
+
+def test_client_without_game_stops_with_pass_game_when_the_guess_was_wrong() -> None:
+    # It called as if no-limit; then a bare (limit) raise shows: it cannot take that back.
+    with pytest.raises(ProtocolError, match=r"shows limit betting.*pass --game FILE"):
+        _client_against(
+            ["MATCHSTATE:2:0::||Ah9h", "<read>", "MATCHSTATE:2:0:c:||Ah9h",
+             "MATCHSTATE:2:0:cr:||Ah9h", "<hold>"], game=None,
+        )
+
+
+@pytest.mark.parametrize(
+    ("first", "message"),
+    [
+        ("MATCHSTATE:0:0::AhKd|||", "4 seats, and the standard ACPC games seat 2 or 3"),
+        ("MATCHSTATE:0:0::Ah||", r"1 hole cards, and the standard ACPC games are hold.em \(2\)"),
+    ],
+)
+def test_client_without_game_asks_for_the_game_file_when_nothing_fits(
+    first: str, message: str
+) -> None:
+    with pytest.raises(ProtocolError, match=rf"{message}; pass --game FILE"):
+        _client_against([first, "<hold>"], game=None)
 
 
 # -- fake clients, our dealer ----------------------------------------------------------

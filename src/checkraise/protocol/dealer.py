@@ -69,9 +69,24 @@ from checkraise.protocol.matchstate import (
 from checkraise.protocol.net import LineChannel, check_host, check_port, listen
 from checkraise.protocol.views import betting_of, engine_action, matchstate_of
 
-__all__ = ["Correction", "Dealer", "MatchResult", "TimeLimits"]
+__all__ = ["Correction", "Dealer", "MatchResult", "TimeLimits", "check_player_name"]
 
 _VERSION_RE = re.compile(r"VERSION:(\d+)\.(\d+)\.(\d+)")
+
+
+def check_player_name(name: str) -> str:
+    """``name`` if it can stand in a log's name list, else raise :class:`MatchSetupError`.
+
+    Examples
+    --------
+    >>> check_player_name("Alice")
+    'Alice'
+    """
+    if not name or any(ch in name for ch in ":|\r\n") or name != name.strip():
+        raise MatchSetupError(
+            f"invalid player name {name!r}: expected no ':', '|' or spaces at the ends"
+        )
+    return name
 
 
 @dataclass(frozen=True)
@@ -162,10 +177,7 @@ class Dealer:
                 f"the game seats {game.num_players} players, got {len(names)} names: {list(names)}"
             )
         for name in names:
-            if not name or any(ch in name for ch in ":|\r\n") or name != name.strip():
-                raise MatchSetupError(
-                    f"invalid player name {name!r}: expected no ':', '|' or spaces at the ends"
-                )
+            check_player_name(name)
         if ports is not None:
             if len(ports) != game.num_players:
                 raise MatchSetupError(f"need {game.num_players} ports, got {list(ports)}")
