@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import select
 import subprocess
 import sys
@@ -13,7 +14,7 @@ import pytest
 
 from checkraise.agents import make_agent
 from checkraise.cli.main import main
-from checkraise.protocol import format_score_line, load_gamedef, parse_dealer_log
+from checkraise.protocol import format_score_line, load_gamedef, parse_dealer_log, run_match
 from tests.protocol.harness import NL2, STEP_TIMEOUT, client_thread, fake_server_thread
 
 CLI = [sys.executable, "-m", "checkraise.cli.main", "acpc"]
@@ -220,3 +221,26 @@ def test_match_keeps_an_earlier_log_unless_forced_and_says_where_logs_go(tmp_pat
     log = parse_dealer_log((tmp_path / "match.log").read_text())
     assert len(log.states) == 3 and log.score is not None
     assert forced.stdout.strip() == format_score_line(log.score)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "fragment"),
+    [
+        ({"seed": -1}, "invalid seed -1"),
+        ({"num_hands": 0}, "invalid number of hands 0"),
+        ({"agents": ["call", "nosuchbot"]}, "unknown agent 'nosuchbot'"),
+        ({"names": ["A", "B|C"]}, "invalid player name 'B|C'"),
+        ({}, "already exists"),
+    ],
+)
+def test_run_match_checks_everything_before_it_opens_the_log(
+    tmp_path: Path, kwargs: dict[str, object], fragment: str
+) -> None:
+    log_path = tmp_path / "match.log"
+    log_path.write_text(EARLIER)
+    args: dict[str, object] = {"num_hands": 5, "agents": ["call", "call"], "seed": 1,
+                               "log_path": log_path, **kwargs}
+    with pytest.raises(ValueError, match=re.escape(fragment)):
+        run_match(NL2, **args)  # type: ignore[arg-type]
+    assert log_path.read_text() == EARLIER
+    assert [p.name for p in tmp_path.iterdir()] == ["match.log"]
