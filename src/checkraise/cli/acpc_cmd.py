@@ -67,12 +67,13 @@ def _match_name(name: str) -> str:
     return name
 
 
+# Plain prints: rich would wrap a long path or line at the console width.
 def _warn(note: Correction) -> None:
-    _err.print(f"lenient: {note.describe()}", markup=False, highlight=False)
+    print(f"lenient: {note.describe()}", file=sys.stderr, flush=True)
 
 
 def _where(paths: list[Path]) -> None:
-    _err.print(f"log: {', '.join(str(p) for p in paths)}", markup=False, highlight=False)
+    print(f"log: {', '.join(str(p) for p in paths)}", file=sys.stderr, flush=True)
 
 
 @contextmanager
@@ -128,8 +129,8 @@ def client_command(
     player = make_agent(agent, seed=seed)
     report = run_client(host, port, player, game, read_timeout=timeout)
     if report.inferred_game and not quiet and not as_json:
-        _err.print(f"game: {report.inferred_game}, assumed from the first state (no --game)",
-                   markup=False, highlight=False)
+        print(f"game: {report.inferred_game}, assumed from the states seen (no --game)",
+              file=sys.stderr)
     if as_json:
         summary: dict[str, Any] = {"hands": report.hands, "total": format_value(report.total),
                                    "actions": report.actions, "ended": report.ended}
@@ -149,7 +150,7 @@ def dealer_command(
     players: list[str] = typer.Option(None, "--players", help="Player names, one per seat."),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
     port: list[int] = typer.Option(
-        None, "--port", help="Port per seat, 1..65535 (default: free ports)."
+        None, "--port", help="Port per seat, 1..65535 (0 or none given: a free port)."
     ),
     name: str = typer.Option("match", "--name", help="Match name (log header, log file)."),
     out: Path = typer.Option(Path("acpc-out"), "--out", help="Folder for the log <name>.log."),
