@@ -101,6 +101,8 @@ def test_demo_runs_a_short_tournament(tmp_path: Path, capsys: pytest.CaptureFixt
         (["match", "call", "call", "--workers", "-2"], "invalid --workers -2"),
         (["match", "call", "call", "--stack", "0"], "invalid stack 0"),
         (["match", "human", "call"], "the human seat plays only in `checkraise play`"),
+        (["match", "call", "call", "--seed", "-1"], "invalid --seed -1"),
+        (["tournament", "-a", "call,call", "--seed", "-1"], "invalid --seed -1"),
     ],
 )
 def test_bad_options_fail_before_any_output(

@@ -197,6 +197,7 @@ def test_bad_options_are_refused_before_any_file_is_touched(
         (["127.0.0.1", "0"], "invalid port 0: expected 1..65535"),
         (["no such host", "5000"], "invalid host 'no such host'"),
         (["127.0.0.1", "5000", "--timeout", "0"], "invalid --timeout 0.0"),
+        (["127.0.0.1", "5000", "--seed", "-1"], "invalid --seed -1"),
     ],
 )
 def test_client_checks_host_port_and_timeout_first(

@@ -113,7 +113,7 @@ def client_command(
         help="ACPC .game file (default: the standard ACPC game that the first state shows: "
         "2 or 3 players, limit or no-limit).",
     ),
-    seed: int = typer.Option(0, "--seed", help="Seed of the agent's randomness."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the agent's randomness (0 or more)."),
     timeout: float = typer.Option(
         600.0, "--timeout", help="Seconds to wait for a server line before giving up (> 0)."
     ),
@@ -125,6 +125,8 @@ def client_command(
     check_host(host)
     if not timeout > 0:
         raise MatchSetupError(f"invalid --timeout {timeout!r}: expected seconds > 0")
+    if seed < 0:
+        raise MatchSetupError(f"invalid --seed {seed}: expected 0 or more")
     game: GameDef | None = load_gamedef(game_file) if game_file is not None else None
     player = make_agent(agent, seed=seed)
     report = run_client(host, port, player, game, read_timeout=timeout)

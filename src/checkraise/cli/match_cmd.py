@@ -30,7 +30,7 @@ from checkraise.errors import CheckraiseError
 class OptionError(CheckraiseError):
     """A command-line option outside its range."""
 
-__all__ = ["check_workers", "hands_progress", "match_command", "parse_blinds"]
+__all__ = ["check_seed", "check_workers", "hands_progress", "match_command", "parse_blinds"]
 
 
 def parse_blinds(text: str) -> tuple[int, int]:
@@ -46,6 +46,13 @@ def check_workers(workers: int) -> int:
     if workers < 0:
         raise OptionError(f"invalid --workers {workers}: expected 0 (one per core) or more")
     return workers
+
+
+def check_seed(seed: int) -> int:
+    """``seed`` if it is 0 or more (numpy's ``SeedSequence`` takes no negative seed)."""
+    if seed < 0:
+        raise OptionError(f"invalid --seed {seed}: expected 0 or more")
+    return seed
 
 
 def _ignore(n: int) -> None:
@@ -99,6 +106,7 @@ def match_command(
     """
     # Everything is checked before the progress bar appears.
     check_workers(workers)
+    check_seed(seed)
     small, big = parse_blinds(blinds)
     specs = tuple(split_agent_specs(agents))
     refuse_interactive(specs, "match")

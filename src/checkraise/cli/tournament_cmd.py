@@ -12,7 +12,7 @@ from checkraise.arena.match import refuse_interactive
 from checkraise.arena.series import OutFolderError, SeriesResult, check_out_folder, run_tournaments
 from checkraise.arena.tournament import TournamentConfig
 from checkraise.cli.main import app
-from checkraise.cli.match_cmd import check_workers, hands_progress, parse_blinds
+from checkraise.cli.match_cmd import check_seed, check_workers, hands_progress, parse_blinds
 
 __all__ = ["print_standings", "tournament_command"]
 
@@ -76,6 +76,7 @@ def tournament_command(
     if repeat < 1:
         raise OutFolderError(f"invalid --repeat {repeat}: expected at least 1 tournament")
     check_workers(workers)
+    check_seed(seed)
     small, big = parse_blinds(blinds)
     specs = tuple(split_agent_specs(agents))
     refuse_interactive(specs, "tournament")
