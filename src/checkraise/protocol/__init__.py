@@ -37,6 +37,7 @@ from checkraise.protocol.matchstate import (
     parse_score_line,
     parse_state_line,
 )
+from checkraise.protocol.standard import GameInferenceError, InferredGame, infer_gamedef
 from checkraise.protocol.views import HandTracker, betting_of, matchstate_of
 
 __all__ = [
@@ -50,7 +51,9 @@ __all__ = [
     "DuplicateResult",
     "GameDef",
     "GameDefError",
+    "GameInferenceError",
     "HandTracker",
+    "InferredGame",
     "LogExistsError",
     "MatchAbortedError",
     "MatchResult",
@@ -67,6 +70,7 @@ __all__ = [
     "format_response",
     "format_score_line",
     "format_state_line",
+    "infer_gamedef",
     "load_gamedef",
     "matchstate_of",
     "parse_action",
