@@ -14,8 +14,20 @@ import pytest
 
 from checkraise.agents import make_agent
 from checkraise.cli.main import main
-from checkraise.protocol import format_score_line, load_gamedef, parse_dealer_log, run_match
-from tests.protocol.harness import NL2, STEP_TIMEOUT, client_thread, fake_server_thread
+from checkraise.protocol import (
+    HandTracker,
+    format_score_line,
+    load_gamedef,
+    parse_dealer_log,
+    run_match,
+)
+from tests.protocol.harness import (
+    NL2,
+    STEP_TIMEOUT,
+    client_thread,
+    fake_client_thread,
+    fake_server_thread,
+)
 
 CLI = [sys.executable, "-m", "checkraise.cli.main", "acpc"]
 
@@ -247,3 +259,45 @@ def test_run_match_checks_everything_before_it_opens_the_log(
         run_match(NL2, **args)  # type: ignore[arg-type]
     assert log_path.read_text() == EARLIER
     assert [p.name for p in tmp_path.iterdir()] == ["match.log"]
+
+
+def test_lenient_dealer_command_plays_on_and_reports_each_fix(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [*CLI, "dealer", str(NL2), "--hands", "6", "--seed", "3", "--players", "Fake", "Caller",
+         "--out", str(tmp_path), "--quiet", "--lenient", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    game = load_gamedef(NL2)
+    bad: list[str] = []
+
+    def decide(line: str, tracker: HandTracker, turn: int) -> str | None:
+        # The fake's first turn in hand 2 (the big blind, after a limp): raise to 199 < 200.
+        assert tracker.hand is not None
+        if tracker.hand.number == 2 and not bad:
+            bad.append(f"{line}:r199")
+            return bad[0]
+        return None
+
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        assert ready and proc.stdout is not None, "the dealer printed no ports"
+        ports = [int(p) for p in proc.stdout.readline().split()]
+        fake, _ = fake_client_thread(ports[0], game, decide)
+        real, real_outcome = client_thread(ports[1], make_agent("call"), game)
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+    fake.join(STEP_TIMEOUT)
+    real.join(STEP_TIMEOUT)
+    assert proc.returncode == 0, stderr
+    assert real_outcome.error is None  # (the fake just runs into the closed connection)
+    summary = json.loads(stdout)
+    assert summary["corrections"] == 1 and summary["log"] == str(tmp_path / "match.log")
+    note = (f"hand 2 seat 0 (Fake): raise to 199 below the minimum 200; played r200; "
+            f"line {bad[0]!r}")
+    assert stderr.splitlines() == [f"lenient: {note}", f"log: {tmp_path / 'match.log'}"]
+    log = (tmp_path / "match.log").read_text()
+    assert f"# lenient: {note}\nSTATE:2:cr200c/" in log
+    assert parse_dealer_log(log).score is not None
