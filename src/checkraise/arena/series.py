@@ -43,6 +43,7 @@ __all__ = [
     "RUN_FILES",
     "OutFolderError",
     "ResumeError",
+    "SeriesError",
     "SeriesResult",
     "check_out_folder",
     "run_tournaments",
@@ -57,7 +58,11 @@ RUN_FILES = (
 _LOG_NAME = re.compile(r"rep-\d{4,}\.(?:log|txt)")
 
 
-class OutFolderError(CheckraiseError):
+class SeriesError(CheckraiseError):
+    """Bad input to a series of tournaments (number of repetitions, output folder)."""
+
+
+class OutFolderError(SeriesError):
     """The output folder holds something that this run must not overwrite or mix with."""
 
 
@@ -221,7 +226,7 @@ def run_tournaments(
     2
     """
     if isinstance(repeat, bool) or repeat < 1:
-        raise OutFolderError(f"invalid repeat {repeat!r}: expected at least 1")
+        raise SeriesError(f"invalid repeat {repeat!r}: expected at least 1")
     refuse_interactive(config.agents, "tournament")
     done: dict[int, TournamentResult] = {}
     sink: IO[str] | None = None

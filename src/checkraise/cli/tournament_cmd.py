@@ -9,7 +9,13 @@ import typer
 
 from checkraise.agents.base import split_agent_specs
 from checkraise.arena.match import refuse_interactive
-from checkraise.arena.series import OutFolderError, SeriesResult, check_out_folder, run_tournaments
+from checkraise.arena.series import (
+    OutFolderError,
+    SeriesError,
+    SeriesResult,
+    check_out_folder,
+    run_tournaments,
+)
 from checkraise.arena.tournament import TournamentConfig
 from checkraise.cli.main import app
 from checkraise.cli.match_cmd import check_seed, check_workers, hands_progress, parse_blinds
@@ -74,7 +80,7 @@ def tournament_command(
     if resume and force:
         raise OutFolderError("--resume keeps the run in --out, --force replaces it: choose one")
     if repeat < 1:
-        raise OutFolderError(f"invalid --repeat {repeat}: expected at least 1 tournament")
+        raise SeriesError(f"invalid --repeat {repeat}: expected at least 1 tournament")
     check_workers(workers)
     check_seed(seed)
     small, big = parse_blinds(blinds)
