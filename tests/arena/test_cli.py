@@ -83,3 +83,79 @@ def test_demo_runs_a_short_tournament(tmp_path: Path, capsys: pytest.CaptureFixt
         "handreader", "heuristic", "equity", "call", "raise", "random"
     ]
     assert (tmp_path / "chip_trend.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["tournament", "-a", "call,call", "--repeat", "-1"], "invalid --repeat -1"),
+        (["tournament", "-a", "call,call", "--repeat", "0"], "invalid --repeat 0"),
+        (["tournament", "-a", "call,call", "--workers", "-1"], "invalid --workers -1"),
+        (["tournament", "-a", "call,call", "--hands", "-5"], "invalid max_hands -5"),
+        (["tournament", "-a", "call,call", "--chips", "0"], "invalid starting_chips 0"),
+        (["tournament", "-a", "call,call", "--rebuys", "-1"], "invalid rebuys -1"),
+        (["tournament", "-a", "call,call", "--blinds", "40/20"], "blind"),
+        (["tournament", "-a", "human,call"], "the human seat plays only in `checkraise play`"),
+        (["tournament", "-a", "call,call", "--out", "x", "--resume", "--force"], "choose one"),
+        (["match", "call", "call", "--hands", "-5"], "invalid hands -5"),
+        (["match", "call", "call", "--workers", "-2"], "invalid --workers -2"),
+        (["match", "call", "call", "--stack", "0"], "invalid stack 0"),
+        (["match", "human", "call"], "the human seat plays only in `checkraise play`"),
+        (["match", "call", "call", "--seed", "-1"], "invalid --seed -1"),
+        (["tournament", "-a", "call,call", "--seed", "-1"], "invalid --seed -1"),
+    ],
+)
+def test_bad_options_fail_before_any_output(
+    argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    # One line on stderr and nothing else: no progress bar was drawn first.
+    assert fragment in captured.err and captured.err.count("\n") == 1, captured.err
+    assert captured.out == ""
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_tournament_out_folder_is_never_mixed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    base = ["tournament", "-a", "call,checkfold", "--hands", "20", "--workers", "1",
+            "--out", str(out), "--json"]
+    assert main([*base, "--repeat", "3"]) == 0
+    (out / "notes.txt").write_text("mine")  # a user's own file in the run's folder
+    first = _snapshot(out)
+    assert "logs/rep-0002.log" in first
+    for argv, fragment in [
+        ([*base, "--repeat", "3", "--seed", "9"], "another configuration or seed"),
+        ([*base, "--repeat", "2"], "this configuration and seed"),
+        ([*base, "--repeat", "2", "--resume"], "finished repetition(s) up to 2"),
+        ([*base, "--repeat", "2", "--seed", "9", "--resume"], "cannot resume"),
+    ]:
+        capsys.readouterr()
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert fragment in err and err.count("\n") == 1, err
+        assert _snapshot(out) == first  # refused: every byte as it was
+    capsys.readouterr()
+    assert main([*base, "--repeat", "2", "--force"]) == 0
+    after = _snapshot(out)
+    # The earlier run's files are replaced; its third repetition's logs do not linger.
+    assert "logs/rep-0002.log" not in after and "logs/rep-0001.txt" in after
+    assert after["notes.txt"] == b"mine"
+    assert len((out / "results.jsonl").read_text().splitlines()) == 2
+
+
+def test_tournament_refuses_a_non_empty_folder_that_is_not_a_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "report.md").write_text("my own report")
+    for extra in ([], ["--force"], ["--resume"]):
+        assert main(["tournament", "-a", "call,call", "--hands", "10", "--workers", "1",
+                     "--out", str(tmp_path), *extra]) == 2
+        err = capsys.readouterr().err
+        assert "holds no tournament run" in err and err.count("\n") == 1, err
+    assert _snapshot(tmp_path) == {"report.md": b"my own report"}

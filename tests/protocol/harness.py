@@ -102,7 +102,7 @@ def in_thread(target: Callable[[Outcome], Any]) -> tuple[threading.Thread, Outco
 
 
 def client_thread(
-    port: int, agent: Any, game: GameDef, *, read_timeout: float = STEP_TIMEOUT
+    port: int, agent: Any, game: GameDef | None, *, read_timeout: float = STEP_TIMEOUT
 ) -> tuple[threading.Thread, Outcome]:
     """Our real client, playing ``agent`` against ``127.0.0.1:port`` in a thread."""
 
@@ -207,9 +207,14 @@ def run_local_match(
     seed: int,
     names: list[str],
     limits: Any = None,
+    client_game: GameDef | str | None = "same",
     **dealer_kwargs: Any,
 ) -> tuple[str, Any, list[Outcome]]:
-    """Our dealer here, our client per agent in threads; returns (log, result, clients)."""
+    """Our dealer here, our client per agent in threads; returns (log, result, clients).
+
+    The clients know ``game`` unless ``client_game`` says otherwise (``None``: they
+    infer it from the dealer's first states).
+    """
     import io
 
     from checkraise.protocol import Dealer, TimeLimits
@@ -223,7 +228,9 @@ def run_local_match(
     threads = []
     outcomes = []
     for port, agent in zip(dealer.bind(), agents, strict=True):
-        thread, outcome = client_thread(port, agent, game)
+        thread, outcome = client_thread(
+            port, agent, game if isinstance(client_game, str) else client_game
+        )
         threads.append(thread)
         outcomes.append(outcome)
     try:

@@ -34,6 +34,27 @@ def test_replaying_a_reference_match_writes_the_reference_log(
     assert all(c.result.hands == len(states) for c in clients)
 
 
+@pytest.mark.parametrize(("log_name", "game_name"), [LOGS[1], LOGS[2]])
+def test_clients_without_a_game_file_replay_the_no_limit_reference_matches(
+    log_name: str, game_name: str
+) -> None:
+    """Clients told nothing about the game (2 and 3 seats) play the reference match to the chip."""
+    game, text, states, header = load_log(log_name, game_name)
+    names = list(states[0].names)
+    limits = TimeLimits(t_response=600_000, t_hand=600_000, t_per_hand=7000, start=10_000)
+    log, result, clients = run_local_match(
+        game, [ReplayAgent(states) for _ in names], num_hands=len(states),
+        seed=int(header["seed"]), names=names, limits=limits, match_name=header["name"],
+        game_name=header["game"], client_game=None,
+    )
+    assert [c.error for c in clients] == [None] * len(names)
+    assert log == text
+    assert [c.result.total for c in clients] == result.totals
+    assert {c.result.inferred_game for c in clients} == {
+        f"{len(names)}-player no-limit hold'em (stacks 20000, blinds 50/100)"
+    }
+
+
 def _replay_nets(game_file: object, log: str) -> None:
     game = load_gamedef(game_file)  # type: ignore[arg-type]
     config = game.to_table_config()

@@ -9,9 +9,15 @@
 
 from __future__ import annotations
 
-from checkraise.arena.match import play_match
+from checkraise.arena.match import InteractiveAgentError, play_match, refuse_interactive
 from checkraise.arena.ring import RingConfig, RingResult, play_ring
-from checkraise.arena.series import SeriesResult, run_tournaments
+from checkraise.arena.series import (
+    OutFolderError,
+    ResumeError,
+    SeriesResult,
+    check_out_folder,
+    run_tournaments,
+)
 from checkraise.arena.table import AgentError, HandLog, PlayedHand, play_hand
 from checkraise.arena.tournament import (
     TournamentConfig,
@@ -23,16 +29,21 @@ from checkraise.arena.tournament import (
 __all__ = [
     "AgentError",
     "HandLog",
+    "InteractiveAgentError",
+    "OutFolderError",
     "PlayedHand",
+    "ResumeError",
     "RingConfig",
     "RingResult",
     "SeriesResult",
     "TournamentConfig",
     "TournamentResult",
+    "check_out_folder",
     "play_hand",
     "play_match",
     "play_ring",
     "play_tournament",
+    "refuse_interactive",
     "run_tournaments",
     "summarize",
 ]

@@ -9,13 +9,46 @@ rate in milli-big-blinds per hand with its 95% confidence interval over deals.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
+from checkraise.agents.base import make_agent, parse_agent_spec, split_agent_specs
 from checkraise.arena.parallel import Progress
 from checkraise.arena.ring import RingConfig, RingResult, play_ring
 from checkraise.engine import RuleSet
+from checkraise.errors import CheckraiseError
 
-__all__ = ["play_match", "summary_line"]
+__all__ = ["InteractiveAgentError", "play_match", "refuse_interactive", "summary_line"]
+
+
+class InteractiveAgentError(CheckraiseError):
+    """An agent that needs a person at the terminal, where no one can answer it."""
+
+
+def refuse_interactive(specs: Sequence[str], command: str) -> None:
+    """Raise :class:`InteractiveAgentError` if a spec builds the human (terminal) agent.
+
+    Matches and tournaments run their agents in worker processes or client
+    subprocesses without a terminal, where the human seat can only quit; it has
+    its own command, ``checkraise play``.
+
+    Examples
+    --------
+    >>> refuse_interactive(["call", "random"], "match")
+    >>> refuse_interactive(["call", "human"], "match")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    checkraise.arena.match.InteractiveAgentError: agent 'human' cannot play in ... `checkraise play`
+    """
+    from checkraise.agents.human import HumanAgent  # only when asked: it is the CLI's
+
+    for spec in split_agent_specs(list(specs)):
+        parse_agent_spec(spec)
+        if isinstance(make_agent(spec, seed=0), HumanAgent):
+            raise InteractiveAgentError(
+                f"agent {spec!r} cannot play in `checkraise {command}`: the human seat plays "
+                "only in `checkraise play`"
+            )
 
 
 def play_match(

@@ -12,15 +12,23 @@ Layout of the output folder:
 Each repetition depends only on the master seed and its number, so the results
 are identical for any number of workers, and a resumed run equals an
 uninterrupted one.
+
+A folder is never mixed: a run goes into a new or empty folder, continues the
+run of the same configuration and seed there (``resume``), or, with ``force``,
+replaces an earlier run's files (only the files listed above; anything else in
+the folder stays). A non-empty folder that holds no run (no readable
+``run.json``) is refused even with ``force``: it is not clearly ours.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from checkraise.arena.match import refuse_interactive
 from checkraise.arena.parallel import Progress, default_workers, run_tasks
 from checkraise.arena.report import write_json, write_tournament_report
 from checkraise.arena.tournament import (
@@ -31,11 +39,107 @@ from checkraise.arena.tournament import (
 )
 from checkraise.errors import CheckraiseError
 
-__all__ = ["ResumeError", "SeriesResult", "run_tournaments"]
+__all__ = [
+    "RUN_FILES",
+    "OutFolderError",
+    "ResumeError",
+    "SeriesError",
+    "SeriesResult",
+    "check_out_folder",
+    "run_tournaments",
+]
+
+RUN_FILES = (
+    "run.json", "results.jsonl", "results.json", "report.md", "chip_trend.png", "ranks.png",
+    "mbb.png",
+)
+"""The files a run writes at the top of its folder (hand logs go to ``logs/``)."""
+
+_LOG_NAME = re.compile(r"rep-\d{4,}\.(?:log|txt)")
 
 
-class ResumeError(CheckraiseError):
+class SeriesError(CheckraiseError):
+    """Bad input to a series of tournaments (number of repetitions, output folder)."""
+
+
+class OutFolderError(SeriesError):
+    """The output folder holds something that this run must not overwrite or mix with."""
+
+
+class ResumeError(OutFolderError):
     """``--resume`` was asked for a folder that holds a different run."""
+
+
+def _read_run(run_file: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(run_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and "config" in data and "seed" in data else None
+
+
+def check_out_folder(
+    out: Path,
+    config: TournamentConfig,
+    seed: int,
+    repeat: int,
+    *,
+    resume: bool = False,
+    force: bool = False,
+) -> None:
+    """Raise :class:`OutFolderError` unless this run may write into ``out`` (no side effects).
+
+    Allowed: a missing or empty folder; the folder of the same configuration and
+    seed with ``resume`` (unless it holds finished repetitions beyond ``repeat``,
+    which the run would drop); an earlier run's folder with ``force``.
+    """
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise OutFolderError(f"invalid --out {out}: it is a file, expected a folder")
+    if not any(out.iterdir()):
+        return
+    previous = _read_run(out / "run.json")
+    if previous is None:
+        raise OutFolderError(
+            f"--out {out} is not empty and holds no tournament run (no readable run.json): "
+            "choose a new or empty folder"
+        )
+    header = {"config": config.to_json(), "seed": seed}
+    same = previous["config"] == header["config"] and previous["seed"] == seed
+    if resume:
+        if not same:
+            raise ResumeError(
+                f"cannot resume {out}: it holds a run with config {previous['config']} "
+                f"and seed {previous['seed']}, expected {header['config']} and seed {seed}"
+            )
+        beyond = sorted(r for r in _load_done(out / "results.jsonl", None) if r >= repeat)
+        if beyond:
+            raise ResumeError(
+                f"cannot resume {out} with --repeat {repeat}: it holds finished repetition(s) "
+                f"up to {beyond[-1]}, which would be dropped; pass --repeat {beyond[-1] + 1} "
+                "or more"
+            )
+        return
+    if not force:
+        what = "this configuration and seed" if same else "another configuration or seed"
+        raise OutFolderError(
+            f"--out {out} holds an earlier tournament run ({what}): pass --resume to continue "
+            "the same run, --force to replace its files, or choose another folder"
+        )
+
+
+def _clear_run(out: Path) -> None:
+    # Only what a run writes: a user's own files in the folder stay.
+    for name in RUN_FILES:
+        (out / name).unlink(missing_ok=True)
+    logs = out / "logs"
+    if logs.is_dir():
+        for path in logs.iterdir():
+            if path.is_file() and _LOG_NAME.fullmatch(path.name):
+                path.unlink()
+        if not any(logs.iterdir()):
+            logs.rmdir()
 
 
 @dataclass
@@ -68,7 +172,7 @@ def _run(task: _Task, progress: Progress) -> TournamentResult:
     return result
 
 
-def _load_done(path: Path, repeat: int) -> dict[int, TournamentResult]:
+def _load_done(path: Path, repeat: int | None) -> dict[int, TournamentResult]:
     done: dict[int, TournamentResult] = {}
     if not path.exists():
         return done
@@ -78,7 +182,7 @@ def _load_done(path: Path, repeat: int) -> dict[int, TournamentResult]:
         except (ValueError, KeyError, TypeError):
             # A line cut short by an interruption: that repetition is played again.
             continue
-        if result.repetition < repeat:
+        if repeat is None or result.repetition < repeat:
             done[result.repetition] = result
     return done
 
@@ -91,6 +195,7 @@ def run_tournaments(
     out: Path | None = None,
     workers: int | None = None,
     resume: bool = False,
+    force: bool = False,
     logs: bool = True,
     progress: Progress | None = None,
 ) -> SeriesResult:
@@ -107,6 +212,8 @@ def run_tournaments(
     resume
         Keep the repetitions already in ``out/results.jsonl`` and play the rest;
         the folder's ``run.json`` must hold the same configuration and seed.
+    force
+        Replace the files of an earlier run in ``out`` (see :func:`check_out_folder`).
     logs
         Write every hand to ``out/logs``.
     progress
@@ -118,23 +225,21 @@ def run_tournaments(
     >>> run_tournaments(cfg, seed=1, repeat=2, workers=1).summary["repetitions"]
     2
     """
-    if repeat < 1:
-        raise ValueError(f"invalid repeat {repeat!r}: expected at least 1")
+    if isinstance(repeat, bool) or repeat < 1:
+        raise SeriesError(f"invalid repeat {repeat!r}: expected at least 1")
+    refuse_interactive(config.agents, "tournament")
     done: dict[int, TournamentResult] = {}
     sink: IO[str] | None = None
     log_dir: Path | None = None
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
+        check_out_folder(out, config, seed, repeat, resume=resume, force=force)
         run_file, lines_file = out / "run.json", out / "results.jsonl"
         header = {"config": config.to_json(), "seed": seed}
         if resume and run_file.exists():
-            previous = json.loads(run_file.read_text(encoding="utf-8"))
-            if previous.get("config") != header["config"] or previous.get("seed") != seed:
-                raise ResumeError(
-                    f"cannot resume {out}: it holds a run with config {previous.get('config')} "
-                    f"and seed {previous.get('seed')}, expected {header['config']} and seed {seed}"
-                )
             done = _load_done(lines_file, repeat)
+        elif force and run_file.exists():
+            _clear_run(out)
+        out.mkdir(parents=True, exist_ok=True)
         write_json(run_file, header)
         # Rewrite the kept lines so that a torn last line does not stay in the file.
         with open(lines_file, "w", encoding="utf-8") as f:

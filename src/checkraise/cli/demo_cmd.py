@@ -45,7 +45,7 @@ def demo_command(
     )
     with hands_progress(repeat * hands, "demo") as advance:
         series = run_tournaments(
-            config, seed, repeat, out=out, workers=workers or None, progress=advance
+            config, seed, repeat, out=out, workers=workers or None, force=True, progress=advance
         )
     print_standings(series)
     print(f"report: {out / 'report.md'} (charts, results.json and hand logs beside it)")

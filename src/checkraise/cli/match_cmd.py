@@ -19,21 +19,40 @@ from rich.progress import (
 )
 
 from checkraise.agents.base import split_agent_specs
-from checkraise.arena.match import summary_line
+from checkraise.arena.match import refuse_interactive, summary_line
 from checkraise.arena.report import write_match_report
 from checkraise.arena.ring import RingConfig, play_ring
 from checkraise.cli.main import app
 from checkraise.engine import RuleSet
+from checkraise.errors import CheckraiseError
 
-__all__ = ["hands_progress", "match_command", "parse_blinds"]
+
+class OptionError(CheckraiseError):
+    """A command-line option outside its range."""
+
+__all__ = ["check_seed", "check_workers", "hands_progress", "match_command", "parse_blinds"]
 
 
 def parse_blinds(text: str) -> tuple[int, int]:
     """``"50/100"`` -> ``(50, 100)``."""
     small, sep, big = text.partition("/")
     if not sep or not small.strip().isdigit() or not big.strip().isdigit():
-        raise ValueError(f"invalid blinds {text!r}: expected SMALL/BIG, e.g. 50/100")
+        raise OptionError(f"invalid blinds {text!r}: expected SMALL/BIG, e.g. 50/100")
     return int(small), int(big)
+
+
+def check_workers(workers: int) -> int:
+    """``workers`` if it is 0 (one per core) or more, else raise :class:`OptionError`."""
+    if workers < 0:
+        raise OptionError(f"invalid --workers {workers}: expected 0 (one per core) or more")
+    return workers
+
+
+def check_seed(seed: int) -> int:
+    """``seed`` if it is 0 or more (numpy's ``SeedSequence`` takes no negative seed)."""
+    if seed < 0:
+        raise OptionError(f"invalid --seed {seed}: expected 0 or more")
+    return seed
 
 
 def _ignore(n: int) -> None:
@@ -85,10 +104,13 @@ def match_command(
     Each deal is played once per seating (twice heads-up, with the seats swapped;
     n times for n agents), which removes most of the luck of the cards.
     """
+    # Everything is checked before the progress bar appears.
+    check_workers(workers)
+    check_seed(seed)
     small, big = parse_blinds(blinds)
-    config = RingConfig(
-        tuple(split_agent_specs(agents)), hands, stack, small, big, rules, duplicate
-    )
+    specs = tuple(split_agent_specs(agents))
+    refuse_interactive(specs, "match")
+    config = RingConfig(specs, hands, stack, small, big, rules, duplicate)
     total = config.hands * config.num_rotations
     with hands_progress(total, "match", enabled=not as_json) as advance:
         result = play_ring(

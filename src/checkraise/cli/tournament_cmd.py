@@ -8,10 +8,17 @@ from pathlib import Path
 import typer
 
 from checkraise.agents.base import split_agent_specs
-from checkraise.arena.series import SeriesResult, run_tournaments
+from checkraise.arena.match import refuse_interactive
+from checkraise.arena.series import (
+    OutFolderError,
+    SeriesError,
+    SeriesResult,
+    check_out_folder,
+    run_tournaments,
+)
 from checkraise.arena.tournament import TournamentConfig
 from checkraise.cli.main import app
-from checkraise.cli.match_cmd import hands_progress, parse_blinds
+from checkraise.cli.match_cmd import check_seed, check_workers, hands_progress, parse_blinds
 
 __all__ = ["print_standings", "tournament_command"]
 
@@ -38,7 +45,7 @@ def tournament_command(
         ..., "--agents", "-a",
         help="2-10 agent specs, comma-separated or repeated, e.g. random,call,equity",
     ),
-    repeat: int = typer.Option(10, "--repeat", "-r", help="Number of tournaments."),
+    repeat: int = typer.Option(10, "--repeat", "-r", help="Number of tournaments (at least 1)."),
     seed: int = typer.Option(0, "--seed", help="Master seed: same seed, same results."),
     hands: int = typer.Option(600, "--hands", help="Hand limit per tournament."),
     blinds: str = typer.Option("20/40", "--blinds", help="Small/big blind (fixed)."),
@@ -53,6 +60,11 @@ def tournament_command(
     resume: bool = typer.Option(
         False, "--resume", help="Keep finished repetitions in --out and play the rest."
     ),
+    force: bool = typer.Option(
+        False, "--force",
+        help="Replace an earlier run's files in --out (its results, report, charts and "
+        "logs/rep-*; other files stay). Without it a non-empty --out is refused.",
+    ),
     logs: bool = typer.Option(True, "--logs/--no-logs", help="Write every hand to --out/logs."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
@@ -62,16 +74,25 @@ def tournament_command(
     win rate, hands survived, chips left, chip volatility, mbb/hand and action
     frequencies, with charts. Results do not depend on --workers.
     """
+    # Everything is checked before the progress bar or any file appears.
     if resume and out is None:
-        raise ValueError("--resume needs --out: the folder of the run to continue")
+        raise OutFolderError("--resume needs --out: the folder of the run to continue")
+    if resume and force:
+        raise OutFolderError("--resume keeps the run in --out, --force replaces it: choose one")
+    if repeat < 1:
+        raise SeriesError(f"invalid --repeat {repeat}: expected at least 1 tournament")
+    check_workers(workers)
+    check_seed(seed)
     small, big = parse_blinds(blinds)
-    config = TournamentConfig(
-        tuple(split_agent_specs(agents)), hands, small, big, chips, rebuys, rebuy_chips
-    )
+    specs = tuple(split_agent_specs(agents))
+    refuse_interactive(specs, "tournament")
+    config = TournamentConfig(specs, hands, small, big, chips, rebuys, rebuy_chips)
+    if out is not None:
+        check_out_folder(out, config, seed, repeat, resume=resume, force=force)
     with hands_progress(repeat * config.max_hands, "tournaments", enabled=not as_json) as adv:
         series = run_tournaments(
             config, seed, repeat, out=out, workers=workers or None, resume=resume,
-            logs=logs, progress=adv,
+            force=force, logs=logs, progress=adv,
         )
     if as_json:
         print(json.dumps(dict(series.summary, seed=seed)))

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from checkraise.protocol.client import VERSION_LINE, ClientReport, play, run_client
 from checkraise.protocol.deal import ReferenceDeck
-from checkraise.protocol.dealer import Dealer, MatchResult, TimeLimits
+from checkraise.protocol.dealer import Correction, Dealer, MatchResult, TimeLimits
 from checkraise.protocol.errors import (
     ConnectionClosedError,
     GameDefError,
+    LogExistsError,
     MatchAbortedError,
+    MatchSetupError,
     ProtocolError,
     ResponseTimeoutError,
 )
@@ -35,6 +37,7 @@ from checkraise.protocol.matchstate import (
     parse_score_line,
     parse_state_line,
 )
+from checkraise.protocol.standard import GameInferenceError, InferredGame, infer_gamedef
 from checkraise.protocol.views import HandTracker, betting_of, matchstate_of
 
 __all__ = [
@@ -42,14 +45,19 @@ __all__ = [
     "BetAction",
     "ClientReport",
     "ConnectionClosedError",
+    "Correction",
     "Dealer",
     "DealerLog",
     "DuplicateResult",
     "GameDef",
     "GameDefError",
+    "GameInferenceError",
     "HandTracker",
+    "InferredGame",
+    "LogExistsError",
     "MatchAbortedError",
     "MatchResult",
+    "MatchSetupError",
     "MatchState",
     "ProtocolError",
     "ReferenceDeck",
@@ -62,6 +70,7 @@ __all__ = [
     "format_response",
     "format_score_line",
     "format_state_line",
+    "infer_gamedef",
     "load_gamedef",
     "matchstate_of",
     "parse_action",

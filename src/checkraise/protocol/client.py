@@ -10,6 +10,11 @@ Every server line is parsed and checked by a :class:`~checkraise.protocol.views.
 that keeps an engine state in step, so a malformed or impossible message stops the
 client with a :class:`ProtocolError` naming the line, a silent server stops it
 after ``read_timeout`` seconds, and a closed connection ends it cleanly.
+
+Without a game definition the client takes the standard ACPC game that the first
+MATCHSTATE line shows (:func:`~checkraise.protocol.standard.infer_gamedef`); a
+later line that does not fit it stops the client with a message that says the
+game was assumed and asks for the game file.
 """
 
 from __future__ import annotations
@@ -21,9 +26,15 @@ from fractions import Fraction
 from checkraise.agents.base import Agent, call_begin_hand, call_end_hand
 from checkraise.engine import Action, State
 from checkraise.protocol.errors import ConnectionClosedError, ProtocolError
-from checkraise.protocol.gamedef import GameDef
+from checkraise.protocol.gamedef import GameDef, parse_gamedef
 from checkraise.protocol.matchstate import format_response, parse_matchstate
-from checkraise.protocol.net import LineChannel, connect
+from checkraise.protocol.net import LineChannel, check_host, check_port, connect
+from checkraise.protocol.standard import (
+    STANDARD_GAMES,
+    InferredGame,
+    betting_shown,
+    infer_gamedef,
+)
 from checkraise.protocol.views import HandTracker, bet_action
 
 __all__ = ["VERSION_LINE", "ClientReport", "play", "run_client"]
@@ -40,6 +51,8 @@ class ClientReport:
     actions: int = 0
     ended: str = ""
     nets: list[Fraction] = field(default_factory=list)
+    inferred_game: str = ""
+    """The standard game assumed from the first line (empty when a game was given)."""
 
 
 def _choose(agent: Agent, state: State, position: int, line: str) -> Action:
@@ -56,23 +69,46 @@ def _choose(agent: Agent, state: State, position: int, line: str) -> Action:
     return action
 
 
+def _infer(guess: InferredGame | None, line: str, *, acted: bool) -> tuple[InferredGame, bool]:
+    # Returns the game now assumed and whether it changed. Before the client has acted
+    # a raise may still switch no-limit to limit; after, a contradiction is an error.
+    if guess is None:
+        return infer_gamedef(line), False
+    shown = betting_shown(parse_matchstate(line), line)
+    if shown is None:
+        return guess, False
+    if shown == guess.betting:
+        return InferredGame(guess.game, guess.num_players, shown, certain=True), False
+    if acted:
+        raise ProtocolError(
+            f"{line!r} shows {shown} betting, but this client assumed {guess.describe()} and "
+            "has already acted: pass --game FILE, the dealer's .game file"
+        )
+    n = guess.num_players
+    game = parse_gamedef(STANDARD_GAMES[(n, shown)], source=f"<standard {n}-player {shown} game>")
+    return InferredGame(game, n, shown, certain=True), True
+
+
 def play(
     channel: LineChannel,
     agent: Agent,
-    game: GameDef,
+    game: GameDef | None,
     *,
     read_timeout: float | None = 600.0,
     on_line: Callable[[str], None] | None = None,
 ) -> ClientReport:
     """Play a whole match on an open connection; return when the server closes it.
 
+    ``game`` ``None`` takes the standard game the first MATCHSTATE line shows.
     Raises :class:`ProtocolError` for a malformed or impossible server line (or an
-    agent that breaks the rules) and :class:`ResponseTimeoutError` when the server
-    says nothing for ``read_timeout`` seconds.
+    agent that breaks the rules, or a first line that does not tell the game) and
+    :class:`ResponseTimeoutError` when the server says nothing for ``read_timeout``
+    seconds.
     """
-    tracker = HandTracker(game)
     report = ClientReport()
     channel.send_line(VERSION_LINE)
+    tracker = HandTracker(game) if game is not None else None
+    guess: InferredGame | None = None
     current_hand: int | None = None
     while True:
         try:
@@ -84,8 +120,22 @@ def play(
             on_line(line)
         if line.startswith(("#", ";")):
             continue
-        ms = parse_matchstate(line, game=game)
-        state = tracker.update(ms, line)
+        if tracker is None or (guess is not None and not guess.certain):
+            guess, switched = _infer(guess, line, acted=report.actions > 0)
+            report.inferred_game = guess.describe()
+            if switched or tracker is None:
+                tracker = HandTracker(guess.game)
+                current_hand = None  # the agent hears of the hand again, with the right game
+        try:
+            ms = parse_matchstate(line, game=tracker.game)
+            state = tracker.update(ms, line)
+        except ProtocolError as exc:
+            if guess is None:
+                raise
+            raise ProtocolError(
+                f"{exc} (no --game was given; assumed {report.inferred_game}: pass --game "
+                "FILE, the dealer's .game file)"
+            ) from None
         if ms.hand_number != current_hand:
             current_hand = ms.hand_number
             call_begin_hand(agent, ms.position, state.config, ms.own_cards, ms.hand_number)
@@ -100,7 +150,8 @@ def play(
         if state.current_player != ms.position:
             continue
         action = _choose(agent, state, ms.position, line)
-        channel.send_line(format_response(line, bet_action(action, limit=game.is_limit)))
+        limit = tracker.game.is_limit
+        channel.send_line(format_response(line, bet_action(action, limit=limit)))
         report.actions += 1
 
 
@@ -108,13 +159,19 @@ def run_client(
     host: str,
     port: int,
     agent: Agent,
-    game: GameDef,
+    game: GameDef | None,
     *,
     read_timeout: float | None = 600.0,
     connect_timeout: float = 10.0,
     on_line: Callable[[str], None] | None = None,
 ) -> ClientReport:
-    """Connect to a dealer at ``host:port`` and :func:`play` the match."""
+    """Connect to a dealer at ``host:port`` and :func:`play` the match.
+
+    The host and port are checked first (:class:`MatchSetupError` for a port
+    outside 1..65535 or a host that does not resolve).
+    """
+    check_port(port)
+    check_host(host)
     channel = connect(host, port, timeout=connect_timeout, peer=f"server {host}:{port}")
     try:
         return play(channel, agent, game, read_timeout=read_timeout, on_line=on_line)

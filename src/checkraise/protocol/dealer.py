@@ -14,10 +14,23 @@ University of Alberta CPRG, 2011) where that is observable:
 - time limits per action (``t_response``), per hand (``t_hand``) and on average per
   hand over the match (``t_per_hand``), in milliseconds.
 
-Where the reference dealer forgives (it turns a bad or illegal action into a call
-and ignores answers to states it did not send) this one stops the match with a
+Where the reference dealer forgives, this one by default stops the match with a
 :class:`MatchAbortedError` that names the seat and the offending line; the log
-written so far is kept.
+written so far is kept. With ``lenient=True`` it forgives as the reference does
+(``readPlayerResponse`` and ``isValidAction(..., tryFixing=1)`` in ``dealer.c`` /
+``game.c``):
+
+- a line whose state part is not a MATCHSTATE, or that answers a state this seat
+  was not sent, is ignored and the dealer keeps waiting (within the time limits);
+- an answer to the right state with an unreadable action is played as a call;
+- a no-limit raise below the minimum becomes the minimum raise, one above the
+  stack becomes all-in (the nearest legal raise);
+- any other illegal action (a fold when checking is free, a raise when no raise
+  is allowed) is played as a call (a check when nothing is owed).
+
+Every such fix is kept in :attr:`MatchResult.corrections`, written to the log as a
+``# lenient:`` comment line before that hand's STATE line, and passed to
+``on_correction``. Timeouts, disconnections and bad version lines still abort.
 """
 
 from __future__ import annotations
@@ -35,26 +48,45 @@ from checkraise.protocol.deal import ReferenceDeck
 from checkraise.protocol.errors import (
     ConnectionClosedError,
     MatchAbortedError,
+    MatchSetupError,
     ProtocolError,
     ResponseTimeoutError,
 )
 from checkraise.protocol.gamedef import GameDef
 from checkraise.protocol.log import format_log_header
 from checkraise.protocol.matchstate import (
+    BetAction,
     MatchState,
     ScoreLine,
     StateLine,
     format_matchstate,
     format_score_line,
     format_state_line,
+    parse_action,
+    parse_matchstate,
     parse_response,
 )
-from checkraise.protocol.net import LineChannel, listen
+from checkraise.protocol.net import LineChannel, check_host, check_port, listen
 from checkraise.protocol.views import betting_of, engine_action, matchstate_of
 
-__all__ = ["Dealer", "MatchResult", "TimeLimits"]
+__all__ = ["Correction", "Dealer", "MatchResult", "TimeLimits", "check_player_name"]
 
 _VERSION_RE = re.compile(r"VERSION:(\d+)\.(\d+)\.(\d+)")
+
+
+def check_player_name(name: str) -> str:
+    """``name`` if it can stand in a log's name list, else raise :class:`MatchSetupError`.
+
+    Examples
+    --------
+    >>> check_player_name("Alice")
+    'Alice'
+    """
+    if not name or any(ch in name for ch in ":|\r\n") or name != name.strip():
+        raise MatchSetupError(
+            f"invalid player name {name!r}: expected no ':', '|' or spaces at the ends"
+        )
+    return name
 
 
 @dataclass(frozen=True)
@@ -69,8 +101,32 @@ class TimeLimits:
     def __post_init__(self) -> None:
         for name in ("t_response", "t_hand", "t_per_hand", "start"):
             value = getattr(self, name)
-            if not isinstance(value, int) or value < 1:
-                raise ValueError(f"time limit {name} must be an int >= 1 ms, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise MatchSetupError(f"invalid time limit {name} {value!r}: expected >= 1 ms")
+
+
+@dataclass(frozen=True)
+class Correction:
+    """An answer the lenient dealer ignored or replaced: where, what came, what was played.
+
+    ``played`` is the action played instead (``"c"``, ``"r250"``, ...) or ``None``
+    when the line was ignored and the dealer waited for another.
+    """
+
+    hand: int
+    seat: int
+    name: str
+    line: str
+    reason: str
+    played: str | None
+
+    def describe(self) -> str:
+        """One line: hand, seat, what was wrong and what the dealer did, then the line."""
+        done = f"played {self.played}" if self.played is not None else "ignored"
+        return (
+            f"hand {self.hand} seat {self.seat} ({self.name}): {self.reason}; {done}; "
+            f"line {self.line!r}"
+        )
 
 
 @dataclass
@@ -82,6 +138,7 @@ class MatchResult:
     hands: int = 0
     state_lines: list[str] = field(default_factory=list)
     score_line: str = ""
+    corrections: list[Correction] = field(default_factory=list)
 
 
 class Dealer:
@@ -106,18 +163,27 @@ class Dealer:
         limits: TimeLimits | None = None,
         log: TextIO | None = None,
         on_hand: Callable[[int], None] | None = None,
+        lenient: bool = False,
+        on_correction: Callable[[Correction], None] | None = None,
     ) -> None:
-        if num_hands < 1:
-            raise ValueError(f"num_hands must be >= 1, got {num_hands!r}")
+        if isinstance(num_hands, bool) or not isinstance(num_hands, int) or num_hands < 1:
+            raise MatchSetupError(f"invalid number of hands {num_hands!r}: expected at least 1")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
+            raise MatchSetupError(
+                f"invalid seed {seed!r}: expected 0..{2**32 - 1} (the reference dealer reads %u)"
+            )
         if len(names) != game.num_players:
-            raise ValueError(
+            raise MatchSetupError(
                 f"the game seats {game.num_players} players, got {len(names)} names: {list(names)}"
             )
         for name in names:
-            if not name or any(ch in name for ch in ":|\r\n") or name != name.strip():
-                raise ValueError(f"invalid player name {name!r}: no ':', '|', spaces at the ends")
-        if ports is not None and len(ports) != game.num_players:
-            raise ValueError(f"need {game.num_players} ports, got {list(ports)}")
+            check_player_name(name)
+        if ports is not None:
+            if len(ports) != game.num_players:
+                raise MatchSetupError(f"need {game.num_players} ports, got {list(ports)}")
+            for port in ports:
+                check_port(port, any_free=True)
+        check_host(host)
         self.game = game
         self.config: TableConfig = game.to_table_config()
         self.num_hands = num_hands
@@ -129,6 +195,8 @@ class Dealer:
         self.limits = limits or TimeLimits()
         self.log = log
         self.on_hand = on_hand
+        self.lenient = lenient
+        self.on_correction = on_correction
         self._wanted_ports = list(ports) if ports is not None else [0] * game.num_players
         self._listeners: list[socket.socket] = []
         self._channels: list[LineChannel] = []
@@ -225,7 +293,7 @@ class Dealer:
             assert position is not None
             sent = self._send_all(state, hand)
             seat = (position + hand) % n
-            self._take_action(state, seat, *sent[seat])
+            self._take_action(state, seat, *sent[seat], hand=hand, result=result)
         values = [Fraction(v) for v in state.payoffs()]
         names = tuple(self.names[(p + hand) % n] for p in range(n))
         full = StateLine(
@@ -256,7 +324,10 @@ class Dealer:
             sent.append((line, view))
         return sent
 
-    def _take_action(self, state: State, seat: int, sent: str, view: MatchState) -> None:
+    def _take_action(
+        self, state: State, seat: int, sent: str, view: MatchState, *, hand: int,
+        result: MatchResult,
+    ) -> None:
         channel = self._channels[seat]
         start = time.monotonic()
         while True:
@@ -276,11 +347,16 @@ class Dealer:
                 raise self._abort(seat, f"disconnected while to act ({exc})", sent) from None
             except ProtocolError as exc:
                 raise self._abort(seat, str(exc), sent) from None
-            if not line.startswith(("#", ";")):
+            if line.startswith(("#", ";")):
+                continue
+            if not self.lenient:
                 break
-        used = time.monotonic() - start
-        self._used_hand[seat] += used
-        self._used_match[seat] += used
+            bet = self._lenient_action(state, seat, view, line, hand, result)
+            if bet is not None:
+                self._charge(seat, start)
+                state.step(engine_action(bet, state))
+                return
+        self._charge(seat, start)
         try:
             answered, bet = parse_response(line, limit=self.game.is_limit)
         except ProtocolError as exc:
@@ -294,6 +370,63 @@ class Dealer:
             state.step(engine_action(bet, state))
         except ValueError as exc:
             raise self._abort(seat, f"illegal action {bet}: {exc}", line) from None
+
+    def _charge(self, seat: int, start: float) -> None:
+        used = time.monotonic() - start
+        self._used_hand[seat] += used
+        self._used_match[seat] += used
+
+    def _lenient_action(
+        self, state: State, seat: int, view: MatchState, line: str, hand: int,
+        result: MatchResult,
+    ) -> BetAction | None:
+        """The legal action to play for ``line``, or ``None`` to ignore it (see the module doc)."""
+
+        def fix(reason: str, played: BetAction | None) -> BetAction | None:
+            note = Correction(hand, seat, self.names[seat], line, reason,
+                              None if played is None else str(played))
+            result.corrections.append(note)
+            self._write_log(f"# lenient: {note.describe()}\n")
+            if self.on_correction is not None:
+                self.on_correction(note)
+            return played
+
+        # A MATCHSTATE has exactly five ':'-separated fields; the action is the rest.
+        fields = line.split(":")
+        try:
+            answered = parse_matchstate(":".join(fields[:5]))
+        except ProtocolError:
+            return fix("not an answer to a MATCHSTATE", None)
+        if _key(answered) != _key(view):
+            return fix("answer to a state that was not sent", None)
+        call = BetAction("c")
+        try:
+            if len(fields) != 6:
+                raise ProtocolError(f"expected one action after the state, got {fields[5:]!r}")
+            bet = parse_action(fields[5], lenient=True)
+            if bet.kind == "r" and bet.size is None and not self.game.is_limit:
+                raise ProtocolError("a no-limit raise needs its total")
+        except ProtocolError:
+            return fix("unreadable action", call)
+        if self.game.is_limit and bet.size is not None:
+            bet = BetAction("r")  # a limit raise has one size; the reference ignores the number
+        legal = state.legal_actions()
+        if bet.kind == "f" and legal.can_check:
+            return fix("fold when checking is free", call)
+        if bet.kind == "r":
+            if legal.min_raise_to is None or legal.max_raise_to is None:
+                return fix("raise when no raise is allowed", call)
+            if bet.size is not None and bet.size < legal.min_raise_to:
+                return fix(f"raise to {bet.size} below the minimum {legal.min_raise_to}",
+                           BetAction("r", legal.min_raise_to))
+            if bet.size is not None and bet.size > legal.max_raise_to:
+                return fix(f"raise to {bet.size} above the maximum {legal.max_raise_to}",
+                           BetAction("r", legal.max_raise_to))
+        try:
+            state.copy().step(engine_action(bet, state))
+        except ValueError as exc:
+            return fix(f"illegal action {bet}: {exc}", call)
+        return bet
 
 
 def _key(ms: MatchState) -> tuple[object, ...]:

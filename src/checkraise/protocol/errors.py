@@ -11,7 +11,9 @@ from checkraise.errors import CheckraiseError
 __all__ = [
     "ConnectionClosedError",
     "GameDefError",
+    "LogExistsError",
     "MatchAbortedError",
+    "MatchSetupError",
     "ProtocolError",
     "ResponseTimeoutError",
 ]
@@ -40,3 +42,11 @@ class MatchAbortedError(ProtocolError):
         super().__init__(message)
         self.seat = seat
         self.line = line
+
+
+class MatchSetupError(ProtocolError):
+    """A match that cannot start as asked (hands, seed, names, host, ports, time limits)."""
+
+
+class LogExistsError(ProtocolError):
+    """A dealer log would overwrite the log of an earlier match (pass ``force`` to allow it)."""

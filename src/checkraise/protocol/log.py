@@ -21,9 +21,10 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
 
-from checkraise.protocol.errors import ProtocolError
+from checkraise.protocol.errors import LogExistsError, ProtocolError
 from checkraise.protocol.matchstate import (
     ScoreLine,
     StateLine,
@@ -34,7 +35,7 @@ from checkraise.protocol.matchstate import (
 if TYPE_CHECKING:
     from checkraise.protocol.gamedef import GameDef
 
-__all__ = ["DealerLog", "format_log_header", "parse_dealer_log"]
+__all__ = ["DealerLog", "check_new_log", "format_log_header", "open_new_log", "parse_dealer_log"]
 
 
 @dataclass(frozen=True)
@@ -93,3 +94,34 @@ def format_log_header(
         f"# name/game/hands/seed {match_name} {game_name} {num_hands} {seed}\n"
         f"#--t_response {t_response_ms}\n#--t_hand {t_hand_ms}\n#--t_per_hand {t_per_hand_ms}\n"
     )
+
+
+def check_new_log(path: Path, *, force: bool = False) -> None:
+    """Raise :class:`LogExistsError` if ``path`` exists and ``force`` is false.
+
+    Call it for every log of a match before anything is played or written, so that
+    a refusal leaves every earlier log as it was.
+    """
+    if path.exists() and not force:
+        raise LogExistsError(
+            f"log file {path} already exists (an earlier match?): pass --force to overwrite "
+            "it, or choose another --name or --out"
+        )
+    if path.is_dir():
+        raise LogExistsError(f"log file {path} is a folder: expected a file name")
+
+
+def open_new_log(path: Path, *, force: bool = False) -> TextIO:
+    """Open ``path`` for a new dealer log, creating its folder; never overwrite unless ``force``.
+
+    Without ``force`` the file is created exclusively, so a log that appeared since
+    :func:`check_new_log` is refused too rather than truncated.
+    """
+    check_new_log(path, force=force)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        return path.open("w" if force else "x", encoding="ascii", newline="\n")
+    except FileExistsError:
+        raise LogExistsError(
+            f"log file {path} already exists: pass --force to overwrite it"
+        ) from None

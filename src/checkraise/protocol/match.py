@@ -16,12 +16,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from checkraise.protocol.dealer import Dealer, MatchResult, TimeLimits
-from checkraise.protocol.errors import MatchAbortedError
+from checkraise.agents.base import make_agent
+from checkraise.protocol.dealer import Correction, Dealer, MatchResult, TimeLimits
+from checkraise.protocol.errors import MatchAbortedError, MatchSetupError
 from checkraise.protocol.gamedef import load_gamedef
+from checkraise.protocol.log import check_new_log, open_new_log
 
-__all__ = ["DuplicateResult", "client_command", "player_names", "rotate", "run_duplicate",
-           "run_match"]
+__all__ = ["DuplicateResult", "client_command", "duplicate_log_paths", "player_names", "rotate",
+           "run_duplicate", "run_match"]
 
 
 def rotate(items: Sequence[Any], shift: int) -> list[Any]:
@@ -71,6 +73,9 @@ def run_match(
     limits: TimeLimits | None = None,
     client_timeout: float = 60.0,
     on_hand: Callable[[int], None] | None = None,
+    force: bool = False,
+    lenient: bool = False,
+    on_correction: Callable[[Correction], None] | None = None,
 ) -> MatchResult:
     """Play ``num_hands`` hands between ``agents`` (one client process each) on 127.0.0.1.
 
@@ -78,20 +83,31 @@ def run_match(
     player's agent seed depends on the match seed and the player, not on its seat,
     so a shifted match is the duplicate of the unshifted one. A client that exits
     with an error makes this raise :class:`MatchAbortedError` with its message.
+
+    Everything is checked (game, agents, hands, seed, names, an existing log at
+    ``log_path``, which is never overwritten unless ``force``) before the log is
+    opened, so a refused match leaves every file as it was. ``lenient`` and
+    ``on_correction`` are the :class:`Dealer`'s.
     """
     game = load_gamedef(game_file)
     names = list(names) if names is not None else player_names(agents)
     if len(agents) != game.num_players or len(names) != game.num_players:
-        raise ValueError(f"the game seats {game.num_players} players, got agents {list(agents)}")
+        raise MatchSetupError(
+            f"the game seats {game.num_players} players, got agents {list(agents)}"
+        )
+    for spec in set(agents):
+        make_agent(spec, seed=0)  # an unknown agent fails here, not in a client process
     player_seeds = [seed * 1000 + 101 * (i + 1) for i in range(len(agents))]
     seat_agents = rotate(list(agents), shift)
     seat_names = rotate(names, shift)
     seat_seeds = rotate(player_seeds, shift)
-    log = log_path.open("w", encoding="ascii", newline="\n") if log_path is not None else None
     dealer = Dealer(
         game, num_hands=num_hands, seed=seed, names=seat_names, match_name=match_name,
-        game_name=str(game_file), limits=limits, log=log, on_hand=on_hand,
+        game_name=str(game_file), limits=limits, on_hand=on_hand, lenient=lenient,
+        on_correction=on_correction,
     )
+    log = open_new_log(log_path, force=force) if log_path is not None else None
+    dealer.log = log
     procs: list[subprocess.Popen[str]] = []
     try:
         ports = dealer.bind()
@@ -168,8 +184,12 @@ def run_duplicate(
     n = len(agents)
     halves = []
     totals = [Fraction(0)] * n
-    for shift in range(n):
-        suffix = "" if shift == 0 else (".swap" if n == 2 else f".shift{shift}")
+    suffixes = _suffixes(n)
+    if out is not None:
+        # Refuse before the first half is played, not between the halves.
+        for path in duplicate_log_paths(out, match_name, n):
+            check_new_log(path, force=bool(kwargs.get("force", False)))
+    for shift, suffix in enumerate(suffixes):
         log_path = out / f"{match_name}{suffix}.log" if out is not None else None
         result = run_match(
             game_file, num_hands=num_hands, agents=agents, seed=seed, names=names,
@@ -179,3 +199,18 @@ def run_duplicate(
         for seat, name in enumerate(result.names):
             totals[names.index(name)] += result.totals[seat]
     return DuplicateResult(names, halves, totals, num_hands * n)
+
+
+def _suffixes(n: int) -> list[str]:
+    return ["" if k == 0 else (".swap" if n == 2 else f".shift{k}") for k in range(n)]
+
+
+def duplicate_log_paths(out: Path, match_name: str, num_players: int) -> list[Path]:
+    """The logs :func:`run_duplicate` writes, in the order of the seat shifts.
+
+    Examples
+    --------
+    >>> [p.name for p in duplicate_log_paths(Path("out"), "m", 2)]
+    ['m.log', 'm.swap.log']
+    """
+    return [out / f"{match_name}{suffix}.log" for suffix in _suffixes(num_players)]

@@ -15,11 +15,12 @@ from typing import Final
 
 from checkraise.protocol.errors import (
     ConnectionClosedError,
+    MatchSetupError,
     ProtocolError,
     ResponseTimeoutError,
 )
 
-__all__ = ["MAX_LINE_BYTES", "LineChannel", "connect", "listen"]
+__all__ = ["MAX_LINE_BYTES", "LineChannel", "check_host", "check_port", "connect", "listen"]
 
 # The reference implementation's MAX_LINE_LEN is 5000 bytes.
 MAX_LINE_BYTES: Final = 5000
@@ -88,6 +89,46 @@ class LineChannel:
         with contextlib.suppress(OSError):
             self.sock.shutdown(socket.SHUT_RDWR)
         self.sock.close()
+
+
+def check_port(port: int, *, any_free: bool = False) -> int:
+    """``port`` if it is a TCP port number (1..65535; 0 too when ``any_free``), else raise.
+
+    Examples
+    --------
+    >>> check_port(18791)
+    18791
+    >>> check_port(99999)
+    Traceback (most recent call last):
+    ...
+    checkraise.protocol.errors.MatchSetupError: invalid port 99999: expected 1..65535
+    """
+    low = 0 if any_free else 1
+    if isinstance(port, bool) or not isinstance(port, int) or not low <= port <= 65535:
+        hint = " (0: any free port)" if any_free else ""
+        raise MatchSetupError(f"invalid port {port!r}: expected {low}..65535{hint}")
+    return port
+
+
+def check_host(host: str) -> str:
+    """``host`` if it is a name or address that resolves, else raise naming it.
+
+    Examples
+    --------
+    >>> check_host("127.0.0.1")
+    '127.0.0.1'
+    >>> check_host("bad host")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    checkraise.protocol.errors.MatchSetupError: invalid host 'bad host': expected a host name...
+    """
+    if not host or host != host.strip() or any(ch.isspace() for ch in host):
+        raise MatchSetupError(f"invalid host {host!r}: expected a host name or IP address")
+    try:
+        socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise MatchSetupError(f"unknown host {host!r}: {exc}") from None
+    return host
 
 
 def connect(host: str, port: int, *, timeout: float = 10.0, peer: str = "server") -> LineChannel:
