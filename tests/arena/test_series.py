@@ -53,6 +53,21 @@ def test_resume_keeps_finished_repetitions_and_equals_an_uninterrupted_run(
     assert again.resumed == 4 and again.summary == full.summary
 
 
+def test_resume_accepts_a_run_written_with_an_agent_alias(tmp_path: Path) -> None:
+    # Runs written before the hand-reading bot became "handreader" name it "fold".
+    cfg = TournamentConfig(("random", "call", "raise"), max_hands=30)
+    run_tournaments(cfg, seed=5, repeat=1, out=tmp_path, workers=1, logs=False)
+    run = json.loads((tmp_path / "run.json").read_text())
+    run["config"]["agents"][0] = "fold"
+    (tmp_path / "run.json").write_text(json.dumps(run))
+    renamed = TournamentConfig(("handreader", "call", "raise"), max_hands=30)
+    with pytest.raises(ResumeError, match="cannot resume"):
+        run_tournaments(cfg, seed=5, repeat=1, out=tmp_path, workers=1, resume=True, logs=False)
+    resumed = run_tournaments(renamed, seed=5, repeat=1, out=tmp_path, workers=1, resume=True,
+                              logs=False)
+    assert resumed.resumed == 1
+
+
 def test_resume_refuses_a_different_run(tmp_path: Path) -> None:
     run_tournaments(CFG, seed=3, repeat=1, out=tmp_path, workers=1, logs=False)
     with pytest.raises(ResumeError, match="cannot resume"):

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from checkraise.agents.base import canonical_spec
 from checkraise.arena.match import refuse_interactive
 from checkraise.arena.parallel import Progress, default_workers, run_tasks
 from checkraise.arena.report import write_json, write_tournament_report
@@ -78,6 +79,13 @@ def _read_run(run_file: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) and "config" in data and "seed" in data else None
 
 
+def _canonical(config: Any) -> Any:
+    # Agents renamed since a run was written (fold -> handreader) are still the same agents.
+    if not isinstance(config, dict) or not isinstance(config.get("agents"), list):
+        return config
+    return {**config, "agents": [canonical_spec(str(a)) for a in config["agents"]]}
+
+
 def check_out_folder(
     out: Path,
     config: TournamentConfig,
@@ -105,8 +113,8 @@ def check_out_folder(
             f"--out {out} is not empty and holds no tournament run (no readable run.json): "
             "choose a new or empty folder"
         )
-    header = {"config": config.to_json(), "seed": seed}
-    same = previous["config"] == header["config"] and previous["seed"] == seed
+    header = {"config": _canonical(config.to_json()), "seed": seed}
+    same = _canonical(previous["config"]) == header["config"] and previous["seed"] == seed
     if resume:
         if not same:
             raise ResumeError(
