@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from checkraise.agents.human import HumanAgent, QuitGame, parse_move
+from checkraise.arena.outfolder import OutFolderError
 from checkraise.cli.main import app
 from checkraise.engine import Action, LegalActions, State, TableConfig
 
@@ -300,3 +301,19 @@ def test_street_bets_replay_matches_the_engine_on_random_hands() -> None:
                 state.step(Action.fold())
             else:
                 state.step(Action.call())
+
+
+def test_play_out_keeps_an_earlier_session_unless_forced(tmp_path: Path) -> None:
+    script = "c\n" * 40 + "q\n"
+    _play(tmp_path, "--opponents", "call", "--seats", "2", "--seed", "3", "--hands", "2",
+          script=script)
+    logs = sorted((tmp_path / "logs").iterdir())
+    assert logs and all(p.stat().st_size > 0 for p in logs)
+    before = [p.read_bytes() for p in logs]
+    again = CliRunner().invoke(app, ["play", "--opponents", "call", "--seats", "2", "--seed", "4",
+                                     "--out", str(tmp_path)], input=script)
+    assert isinstance(again.exception, OutFolderError) and "--force" in str(again.exception)
+    assert [p.read_bytes() for p in logs] == before
+    _play(tmp_path, "--opponents", "call", "--seats", "2", "--seed", "4", "--hands", "2",
+          "--force", script=script)
+    assert [p.read_bytes() for p in sorted((tmp_path / "logs").iterdir())] != before

@@ -159,3 +159,22 @@ def test_tournament_refuses_a_non_empty_folder_that_is_not_a_run(
         err = capsys.readouterr().err
         assert "holds no tournament run" in err and err.count("\n") == 1, err
     assert _snapshot(tmp_path) == {"report.md": b"my own report"}
+
+
+def test_match_out_keeps_an_earlier_match_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = ["match", "call", "raise", "--hands", "10", "--workers", "1", "--json",
+           "--out", str(tmp_path)]
+    assert main([*run, "--seed", "1"]) == 0
+    (tmp_path / "notes.txt").write_text("mine")
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    capsys.readouterr()
+    assert main([*run, "--seed", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "holds results of an earlier `checkraise match`" in err and "--force" in err
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+    assert main([*run, "--seed", "2", "--force"]) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert json.loads((tmp_path / "results.json").read_text()) == second
+    assert (tmp_path / "notes.txt").read_text() == "mine"

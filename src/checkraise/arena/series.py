@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from checkraise.agents.base import canonical_spec
+from checkraise.arena import outfolder
 from checkraise.arena.match import refuse_interactive
 from checkraise.arena.parallel import Progress, default_workers, run_tasks
 from checkraise.arena.report import write_json, write_tournament_report
@@ -63,7 +64,7 @@ class SeriesError(CheckraiseError):
     """Bad input to a series of tournaments (number of repetitions, output folder)."""
 
 
-class OutFolderError(SeriesError):
+class OutFolderError(SeriesError, outfolder.OutFolderError):
     """The output folder holds something that this run must not overwrite or mix with."""
 
 
@@ -139,15 +140,7 @@ def check_out_folder(
 
 def _clear_run(out: Path) -> None:
     # Only what a run writes: a user's own files in the folder stay.
-    for name in RUN_FILES:
-        (out / name).unlink(missing_ok=True)
-    logs = out / "logs"
-    if logs.is_dir():
-        for path in logs.iterdir():
-            if path.is_file() and _LOG_NAME.fullmatch(path.name):
-                path.unlink()
-        if not any(logs.iterdir()):
-            logs.rmdir()
+    outfolder.remove_outputs(out, RUN_FILES, _LOG_NAME)
 
 
 @dataclass

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,11 +21,16 @@ from rich.progress import (
 
 from checkraise.agents.base import split_agent_specs
 from checkraise.arena.match import refuse_interactive, summary_line
+from checkraise.arena.outfolder import claim_out_folder
 from checkraise.arena.report import write_match_report
 from checkraise.arena.ring import RingConfig, play_ring
 from checkraise.cli.main import app
 from checkraise.engine import RuleSet
 from checkraise.errors import CheckraiseError
+
+MATCH_FILES = ("results.json", "report.md", "mbb.png")
+"""What a match writes at the top of ``--out`` (hand logs go to ``logs/``)."""
+MATCH_LOGS = re.compile(r"rotation-\d+\.(?:log|txt)")
 
 
 class OptionError(CheckraiseError):
@@ -97,6 +103,9 @@ def match_command(
     out: Path | None = typer.Option(
         None, "--out", help="Folder for results.json, report.md, mbb.png and hand logs."
     ),
+    force: bool = typer.Option(
+        False, "--force", help="Replace the results and logs of an earlier match in --out."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
     """Play a (duplicate) match and report each agent's win rate in mbb/hand with a 95% CI.
@@ -111,6 +120,8 @@ def match_command(
     specs = tuple(split_agent_specs(agents))
     refuse_interactive(specs, "match")
     config = RingConfig(specs, hands, stack, small, big, rules, duplicate)
+    if out is not None:
+        claim_out_folder(out, MATCH_FILES, MATCH_LOGS, force=force, command="match")
     total = config.hands * config.num_rotations
     with hands_progress(total, "match", enabled=not as_json) as advance:
         result = play_ring(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 from fractions import Fraction
@@ -19,6 +20,7 @@ from checkraise.agents.base import (
     split_agent_specs,
 )
 from checkraise.agents.human import HumanAgent, QuitGame
+from checkraise.arena.outfolder import claim_out_folder
 from checkraise.arena.report import places
 from checkraise.arena.ring import seed_int
 from checkraise.arena.table import log_names
@@ -26,6 +28,9 @@ from checkraise.arena.tournament import TournamentConfig, play_tournament
 from checkraise.cli.main import app
 from checkraise.cli.match_cmd import parse_blinds
 from checkraise.errors import CheckraiseError
+
+PLAY_LOGS = re.compile(r"rep-\d{4,}\.(?:log|txt)")
+"""The hand logs a session writes into ``--out/logs``."""
 
 if TYPE_CHECKING:
     from checkraise.engine import Action, Observation, TableConfig
@@ -91,6 +96,9 @@ def play_command(
     ),
     name: str = typer.Option("you", "--name", help="Your name in the logs."),
     out: Path | None = typer.Option(None, "--out", help="Folder for the hand logs."),
+    force: bool = typer.Option(
+        False, "--force", help="Replace the hand logs of an earlier session in --out."
+    ),
 ) -> None:
     """Play a tournament against bots: the table, your legal actions with amounts, the showdown.
 
@@ -115,6 +123,8 @@ def play_command(
             f"({', '.join(labels[1:])})"
         )
     config = _NamedConfig(config.agents, hands, small, big, chips, 1, chips, names=tuple(labels))
+    if out is not None:
+        claim_out_folder(out, (), PLAY_LOGS, force=force, command="play")
     human = HumanAgent(say=typer.echo)
     final: list[tuple[int | Fraction, ...]] = []  # the last hand's final stacks, engine seats
     players: list[Agent] = [human] + [
