@@ -6,7 +6,7 @@ Tests check the fast kernels against these on random and exhaustive inputs.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, permutations
 
 CATEGORY_NAMES = (
     "high card",
@@ -76,3 +76,30 @@ def naive_value_order() -> dict[tuple[int, ...], int]:
         if len(set(ranks)) == 5:
             values.add(naive_rank5([4 * r for r in ranks]))
     return {value: place for place, value in enumerate(sorted(values), start=1)}
+
+
+SUIT_PERMUTATIONS = tuple(permutations(range(4)))
+
+
+def naive_iso_canon(cards: tuple[int, ...] | list[int]) -> tuple[tuple[int, ...], ...]:
+    """Canonical form of a deal (2 hole cards, then the board) under suit permutations.
+
+    The hole cards and the board are each a set, so each is sorted; the form is the
+    least, over all 24 relabellings of the suits, of the (hole, board) pair of tuples.
+    """
+    rounds = (cards[:2], cards[2:])
+    return min(
+        tuple(tuple(sorted(4 * (c >> 2) + perm[c & 3] for c in part)) for part in rounds)
+        for perm in SUIT_PERMUTATIONS
+    )
+
+
+def naive_iso_orbit_size(cards: tuple[int, ...] | list[int]) -> int:
+    """Number of different deals (hole set, board set) a suit relabelling makes of ``cards``."""
+    rounds = (cards[:2], cards[2:])
+    return len(
+        {
+            tuple(frozenset(4 * (c >> 2) + perm[c & 3] for c in part) for part in rounds)
+            for perm in SUIT_PERMUTATIONS
+        }
+    )

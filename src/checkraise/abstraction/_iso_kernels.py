@@ -115,7 +115,6 @@ COLEX_MASK: Final = _frozen(_colex_masks())
 NTH_UNUSED: Final = _frozen(_nth_unused())
 
 
-
 def _ctz_intrinsic(typingctx: object, x: object) -> tuple[object, object]:
     sig = types.int64(types.int64)
 
@@ -146,9 +145,7 @@ def _popcount_py(x: int) -> int:
 # One machine instruction each when compiled; Python twins under NUMBA_DISABLE_JIT (coverage).
 _JIT_OFF: Final = bool(getattr(numba_config, "DISABLE_JIT", False))
 ctz = _ctz_py if _JIT_OFF else cast(Callable[[int], int], intrinsic(_ctz_intrinsic))
-popcount = (
-    _popcount_py if _JIT_OFF else cast(Callable[[int], int], intrinsic(_popcount_intrinsic))
-)
+popcount = _popcount_py if _JIT_OFF else cast(Callable[[int], int], intrinsic(_popcount_intrinsic))
 
 
 def _space(counts: tuple[int, ...]) -> int:
@@ -180,9 +177,7 @@ def _street_tables(
         counts[code, : len(vec)] = vec
         space[code] = _space(vec)
     # Every way to deal each round's cards to the four suits, as sorted code tuples.
-    per_round = [
-        [d for d in product(range(n + 1), repeat=4) if sum(d) == n] for n in rounds
-    ]
+    per_round = [[d for d in product(range(n + 1), repeat=4) if sum(d) == n] for n in rounds]
     configs: set[tuple[int, int, int, int]] = set()
     for deal in product(*per_round):
         codes = [sum(deal[r][s] * int(radix[r]) for r in range(len(rounds))) for s in range(4)]
