@@ -19,13 +19,17 @@ __all__ = [
     "assign_counts",
     "assign_dense",
     "kmeans1d_dp",
+    "within_bucket_emd",
 ]
 
 
 @njit
 def _cost(
-    cw: npt.NDArray[np.float64], cx: npt.NDArray[np.float64], cxx: npt.NDArray[np.float64],
-    j: int, i: int,
+    cw: npt.NDArray[np.float64],
+    cx: npt.NDArray[np.float64],
+    cxx: npt.NDArray[np.float64],
+    j: int,
+    i: int,
 ) -> float:
     """Weighted sum of squared deviations of points j..i-1 from their mean."""
     w = cw[i] - cw[j]
@@ -38,9 +42,14 @@ def _cost(
 
 @njit
 def _layer(
-    prev: npt.NDArray[np.float64], cur: npt.NDArray[np.float64], arg: npt.NDArray[np.int32],
-    cw: npt.NDArray[np.float64], cx: npt.NDArray[np.float64], cxx: npt.NDArray[np.float64],
-    m: int, n: int,
+    prev: npt.NDArray[np.float64],
+    cur: npt.NDArray[np.float64],
+    arg: npt.NDArray[np.int32],
+    cw: npt.NDArray[np.float64],
+    cx: npt.NDArray[np.float64],
+    cxx: npt.NDArray[np.float64],
+    m: int,
+    n: int,
 ) -> None:
     # cur[i] = min_{j} prev[j] + cost(j, i) for i in m..n, with the optimal j
     # non-decreasing in i: solve the middle i, recurse left and right with narrowed j.
@@ -123,8 +132,10 @@ def kmeans1d_dp(
 
 @parallel_njit
 def assign_dense(
-    points: npt.NDArray[np.float32], cent_t: npt.NDArray[np.float32],
-    labels: npt.NDArray[np.int64], dist: npt.NDArray[np.float64],
+    points: npt.NDArray[np.float32],
+    cent_t: npt.NDArray[np.float32],
+    labels: npt.NDArray[np.int64],
+    dist: npt.NDArray[np.float64],
 ) -> None:
     """Nearest centroid in L1 of each row of ``points`` (rows are cumulative sums).
 
@@ -148,8 +159,13 @@ def assign_dense(
 
 @parallel_njit
 def assign_counts(
-    counts: npt.NDArray[np.uint8], total: int, cent_t: npt.NDArray[np.float32],
-    start: int, stop: int, labels: npt.NDArray[np.uint16], dist: npt.NDArray[np.float32],
+    counts: npt.NDArray[np.uint8],
+    total: int,
+    cent_t: npt.NDArray[np.float32],
+    start: int,
+    stop: int,
+    labels: npt.NDArray[np.uint16],
+    dist: npt.NDArray[np.float32],
 ) -> None:
     """Like :func:`assign_dense` for rows ``start..stop`` of histogram counts summing to
     ``total``, turned into cumulative fractions on the fly (the full table of cumulative
@@ -172,3 +188,36 @@ def assign_counts(
                 best = c
         labels[i] = best
         dist[i] = d[best]
+
+
+@njit
+def within_bucket_emd(
+    counts: npt.NDArray[np.uint8], labels: npt.NDArray[np.uint16], k: int
+) -> float:
+    """Mean L1 distance (EMD in bins) from each row's cumulative histogram to the mean
+    cumulative histogram of its bucket; rows hold counts with equal sums."""
+    n, nb = counts.shape
+    total = 0
+    for b in range(nb):
+        total += counts[0, b]
+    cent = np.zeros((k, nb))
+    size = np.zeros(k)
+    for i in range(n):
+        acc = 0
+        c = labels[i]
+        size[c] += 1.0
+        for b in range(nb):
+            acc += counts[i, b]
+            cent[c, b] += acc
+    for c in range(k):
+        if size[c] > 0:
+            for b in range(nb):
+                cent[c, b] /= size[c] * total
+    dist = 0.0
+    for i in range(n):
+        acc = 0
+        c = labels[i]
+        for b in range(nb):
+            acc += counts[i, b]
+            dist += abs(acc / total - cent[c, b])
+    return float(dist / n)

@@ -52,8 +52,11 @@ def fill_river(
 
 @parallel_njit
 def fill_turn(
-    river: npt.NDArray[np.uint16], start: int, stop: int,
-    s_out: npt.NDArray[np.uint32], s2_out: npt.NDArray[np.uint32],
+    river: npt.NDArray[np.uint16],
+    start: int,
+    stop: int,
+    s_out: npt.NDArray[np.uint32],
+    s2_out: npt.NDArray[np.uint32],
     hist_out: npt.NDArray[np.uint8],
 ) -> None:
     """Per turn class ``start..stop``: sum and sum of squares of the 46 river values, and
@@ -83,8 +86,12 @@ def fill_turn(
 
 @parallel_njit
 def fill_flop(
-    turn_s: npt.NDArray[np.uint32], turn_s2: npt.NDArray[np.uint32], start: int, stop: int,
-    s_out: npt.NDArray[np.uint32], s2_out: npt.NDArray[np.uint64],
+    turn_s: npt.NDArray[np.uint32],
+    turn_s2: npt.NDArray[np.uint32],
+    start: int,
+    stop: int,
+    s_out: npt.NDArray[np.uint32],
+    s2_out: npt.NDArray[np.uint64],
     hist_out: npt.NDArray[np.uint8],
 ) -> None:
     """Per flop class ``start..stop``: sums over the 47 turn cards of the turn sums, and the
@@ -115,8 +122,11 @@ def fill_flop(
 
 @parallel_njit
 def fill_preflop(
-    flop_s: npt.NDArray[np.uint32], flop_s2: npt.NDArray[np.uint64], flop_den: int,
-    s_out: npt.NDArray[np.int64], s2_out: npt.NDArray[np.float64],
+    flop_s: npt.NDArray[np.uint32],
+    flop_s2: npt.NDArray[np.uint64],
+    flop_den: int,
+    s_out: npt.NDArray[np.int64],
+    s2_out: npt.NDArray[np.float64],
     hist_out: npt.NDArray[np.int64],
 ) -> None:
     """Per preflop class: sums over the 19,600 flops of the flop sums (``s2`` as float, it

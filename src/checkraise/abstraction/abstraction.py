@@ -86,9 +86,7 @@ class Abstraction:
         for street, size in TABLE_SIZES.items():
             got = self.arrays[f"{street}_buckets"].shape
             if got != (size,):
-                raise AbstractionFileError(
-                    f"{street}_buckets has shape {got}; expected ({size},)"
-                )
+                raise AbstractionFileError(f"{street}_buckets has shape {got}; expected ({size},)")
 
     @property
     def buckets(self) -> tuple[int, int, int, int]:
@@ -99,7 +97,9 @@ class Abstraction:
     def tables(
         self,
     ) -> tuple[
-        npt.NDArray[np.uint16], npt.NDArray[np.uint16], npt.NDArray[np.uint16],
+        npt.NDArray[np.uint16],
+        npt.NDArray[np.uint16],
+        npt.NDArray[np.uint16],
         npt.NDArray[np.int64],
     ]:
         """The arguments after ``cards`` of the numba kernel

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from checkraise.abstraction._cluster_kernels import within_bucket_emd
 from checkraise.abstraction.abstraction import STREETS, Abstraction
 from checkraise.abstraction.clustering import (
     emd_kmeans,
@@ -95,7 +96,9 @@ class BuildConfig:
 
 
 def _bucket_stats(
-    labels: npt.NDArray[np.integer], x: npt.NDArray[np.float64], k: int,
+    labels: npt.NDArray[np.integer],
+    x: npt.NDArray[np.float64],
+    k: int,
     weights: npt.NDArray[np.float64] | None = None,
 ) -> dict[str, npt.NDArray[np.float64]]:
     w = np.ones_like(x) if weights is None else weights
@@ -178,7 +181,6 @@ def build_abstraction(
         k = config.buckets[s]
         nums, den = _street_ehs(ft, s)
         x = nums / den
-        emd_mean = float("nan")
         if s == 0 and k == 169:
             labels = np.arange(169, dtype=np.uint16)
         elif method is Method.EHS:
@@ -186,9 +188,9 @@ def build_abstraction(
         else:
             hist = ft.turn_hist if s == 2 else ft.flop_hist if s == 1 else ft.preflop_hist
 
-            def tick(done: int, total: int, _n: str = name) -> None:
+            def tick(phase: str, done: int, total: int, _n: str = name) -> None:
                 if progress is not None:
-                    progress(f"{_n} assignment", done, total)
+                    progress(f"{_n} {phase}", done, total)
 
             res = emd_kmeans(
                 hist, k, config.seed + s, sample=config.sample,
@@ -196,14 +198,19 @@ def build_abstraction(
             )  # fmt: skip
             labels = res.labels
             arrays[f"{name}_centroids"] = res.centroids
-            emd_mean = float(res.distances.mean(dtype=np.float64)) / config.bins
         arrays[f"{name}_buckets"] = labels
         stats = _bucket_stats(labels, x, k)
-        base_stats = _bucket_stats(equal_count_cuts(nums, den, k).assign(nums), x, k)
+        base = equal_count_cuts(nums, den, k).assign(nums)
+        base_stats = _bucket_stats(base, x, k)
         _store_stats(arrays, name, stats)
         quality[name] = {"ehs_std": _mean_std(stats), "baseline_ehs_std": _mean_std(base_stats)}
-        if method is Method.EMD and not np.isnan(emd_mean):
-            quality[name]["emd_mean"] = emd_mean
+        if s > 0:
+            # EMD in units of equity: bins of width 1 / bins.
+            hist = ft.turn_hist if s == 2 else ft.flop_hist
+            quality[name]["emd_mean"] = within_bucket_emd(hist, labels, k) / config.bins
+            quality[name]["baseline_emd_mean"] = (
+                within_bucket_emd(hist, base.astype(np.uint16), k) / config.bins
+            )
         if progress is not None:
             progress(f"{name} buckets", 1, 1)
     timings["clustering"] = time.perf_counter() - t1

@@ -36,7 +36,8 @@ __all__ = [
 # (exact sums inside each group; a cut can only fall between groups).
 MAX_1D_GROUPS = 1 << 17
 
-Progress = Callable[[int, int], None]
+# progress(phase, done, total); phases "k-means++", "Lloyd" and "assignment".
+Progress = Callable[[str, int, int], None]
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,9 @@ def _unique(
 
 
 def kmeans_1d(
-    nums: npt.NDArray[np.integer], den: int, k: int,
+    nums: npt.NDArray[np.integer],
+    den: int,
+    k: int,
     counts: npt.NDArray[np.integer] | None = None,
 ) -> OneDimClusters:
     """Exact weighted k-means (squared error) of the values ``nums / den``.
@@ -120,7 +123,9 @@ def kmeans_1d(
 
 
 def equal_count_cuts(
-    nums: npt.NDArray[np.integer], den: int, k: int,
+    nums: npt.NDArray[np.integer],
+    den: int,
+    k: int,
     counts: npt.NDArray[np.integer] | None = None,
 ) -> OneDimClusters:
     """Naive baseline: cut the values (each counted once or ``counts[i]`` times) at
@@ -176,9 +181,12 @@ def _cdf(counts: npt.NDArray[np.integer]) -> npt.NDArray[np.float32]:
     return (c / c[:, -1:]).astype(np.float32)
 
 
-def _plus_plus(points: npt.NDArray[np.float32], k: int, rng: np.random.Generator) -> npt.NDArray[
-    np.float32
-]:
+def _plus_plus(
+    points: npt.NDArray[np.float32],
+    k: int,
+    rng: np.random.Generator,
+    progress: Progress | None,
+) -> npt.NDArray[np.float32]:
     n = points.shape[0]
     centers = np.empty((k, points.shape[1]), dtype=np.float32)
     centers[0] = points[rng.integers(n)]
@@ -189,20 +197,29 @@ def _plus_plus(points: npt.NDArray[np.float32], k: int, rng: np.random.Generator
         pick = rng.integers(n) if total <= 0 else rng.choice(n, p=weight / total)
         centers[c] = points[pick]
         np.minimum(best, np.abs(points - centers[c]).sum(axis=1, dtype=np.float64), out=best)
+        if progress is not None and (c % 16 == 0 or c == k - 1):
+            progress("k-means++", c + 1, k)
     return centers
 
 
 def _lloyd(
-    points: npt.NDArray[np.float32], centers: npt.NDArray[np.float32], iterations: int
+    points: npt.NDArray[np.float32],
+    centers: npt.NDArray[np.float32],
+    iterations: int,
+    progress: Progress | None,
 ) -> npt.NDArray[np.float32]:
     n, nb = points.shape
     k = centers.shape[0]
     labels = np.full(n, -1, dtype=np.int64)
     new = np.empty(n, dtype=np.int64)
     dist = np.empty(n, dtype=np.float64)
-    for _ in range(iterations):
+    for it in range(iterations):
         assign_dense(points, np.ascontiguousarray(centers.T), new, dist)
+        if progress is not None:
+            progress("Lloyd", it + 1, iterations)
         if np.array_equal(new, labels):
+            if progress is not None:
+                progress("Lloyd", iterations, iterations)
             break
         labels[:] = new
         sizes = np.bincount(labels, minlength=k)
@@ -249,7 +266,7 @@ def emd_kmeans(
     rng = np.random.default_rng(seed)
     idx = np.sort(rng.choice(n, size=min(n, sample), replace=False))
     points = _cdf(counts[idx])
-    centers = _lloyd(points, _plus_plus(points, k, rng), iterations)
+    centers = _lloyd(points, _plus_plus(points, k, rng, progress), iterations, progress)
     cent_t = np.ascontiguousarray(centers.T)
     labels = np.empty(n, dtype=np.uint16)
     dist = np.empty(n, dtype=np.float32)
@@ -260,7 +277,7 @@ def emd_kmeans(
             stop = min(n, start + chunk)
             assign_counts(small, total, cent_t, start, stop, labels, dist)
             if progress is not None:
-                progress(stop, n)
+                progress("assignment", stop, n)
     else:
         lab = np.empty(n, dtype=np.int64)
         d64 = np.empty(n, dtype=np.float64)
@@ -268,5 +285,5 @@ def emd_kmeans(
         labels[:] = lab
         dist[:] = d64
         if progress is not None:
-            progress(n, n)
+            progress("assignment", n, n)
     return EmdClusters(labels, centers, dist)

@@ -98,7 +98,7 @@ def hand_features(
     Examples
     --------
     >>> from checkraise.cards import parse_cards
-    >>> f = hand_features(parse_cards("As Ah"), parse_cards("Ad Ac 2c 7d"))
+    >>> f = hand_features(parse_cards("As Ks"), parse_cards("Qs Js Ts 2c"))  # a royal flush
     >>> f["ehs"], f["ehs2"], sum(f["hist"])
     (1.0, 1.0, 46)
     """
@@ -143,7 +143,10 @@ class FeatureTables:
 
 
 def _run_chunks(
-    name: str, total: int, chunk: int, work: Callable[[int, int], None],
+    name: str,
+    total: int,
+    chunk: int,
+    work: Callable[[int, int], None],
     progress: PhaseProgress | None,
 ) -> None:
     for start in range(0, total, chunk):
@@ -202,8 +205,11 @@ def compute_tables(
         boards = canonical_boards(5)
         river_v = np.zeros(INDEX_SIZES[3], dtype=np.uint16)
         _run_chunks(
-            "river EHS", len(boards), 2048,
-            lambda a, b: fill_river(boards, a, b, river_v), progress,
+            "river EHS",
+            len(boards),
+            2048,
+            lambda a, b: fill_river(boards, a, b, river_v),
+            progress,
         )
         _store(folder, {"river_v": river_v})
     else:
@@ -216,8 +222,11 @@ def compute_tables(
         turn_s2 = np.zeros(n, dtype=np.uint32)
         turn_hist = np.zeros((n, bins), dtype=np.uint8)
         _run_chunks(
-            "turn features", n, 1 << 18,
-            lambda a, b: fill_turn(river_v, a, b, turn_s, turn_s2, turn_hist), progress,
+            "turn features",
+            n,
+            1 << 18,
+            lambda a, b: fill_turn(river_v, a, b, turn_s, turn_s2, turn_hist),
+            progress,
         )
         _store(folder, {"turn_s": turn_s, "turn_s2": turn_s2, "turn_hist": turn_hist})
     else:
@@ -230,7 +239,9 @@ def compute_tables(
         flop_s2 = np.zeros(n, dtype=np.uint64)
         flop_hist = np.zeros((n, bins), dtype=np.uint8)
         _run_chunks(
-            "flop features", n, 1 << 16,
+            "flop features",
+            n,
+            1 << 16,
             lambda a, b: fill_flop(turn_s, turn_s2, a, b, flop_s, flop_s2, flop_hist),
             progress,
         )

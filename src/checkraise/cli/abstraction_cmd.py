@@ -44,7 +44,8 @@ def build_command(
     seed: int = typer.Option(1, "--seed", help="Seed of the k-means sampling and seeding."),
     out: Path = typer.Option(..., "--out", help="Abstraction file to write (.npz)."),
     work: Path = typer.Option(
-        Path(".checkraise-features"), "--work",
+        Path(".checkraise-features"),
+        "--work",
         help="Folder for the exact feature tables (~2 GB); a rerun resumes from it.",
     ),
     bins: int = typer.Option(32, "--bins", help="Bins of the equity histograms."),
@@ -99,10 +100,11 @@ def build_command(
 
 
 def _print_quality(quality: dict[str, dict[str, float]]) -> None:
-    print("street   mean within-bucket EHS std (built / equal-count baseline)   mean EMD")
+    print("mean within-bucket EHS std and EMD (equity units): built vs equal-count EHS baseline")
+    print("street    EHS std built  baseline    EMD built  baseline")
     for street, q in quality.items():
-        emd = f"{q['emd_mean']:.4f}" if "emd_mean" in q else "-"
-        print(f"{street:8s} {q['ehs_std']:.4f} / {q['baseline_ehs_std']:.4f}{'':36s}{emd}")
+        emd = f"{q['emd_mean']:9.4f}  {q['baseline_emd_mean']:8.4f}" if "emd_mean" in q else ""
+        print(f"{street:8s} {q['ehs_std']:14.4f} {q['baseline_ehs_std']:9.4f}   {emd}")
 
 
 @abstraction_app.command("show")
