@@ -11,7 +11,8 @@ Measures in one process:
   every class), and the whole build time (features + clustering);
 * bucket lookups per second per street with the numba kernel ``lookup_bucket`` on
   random hands (the river computes exact EHS over the 990 opponent hands per lookup),
-  and through the Python method ``Abstraction.bucket``.
+  through the Python method ``Abstraction.bucket``, and for the river all hands of a
+  board at once (``board_river_buckets``).
 
 Peer: eval7's exact hand-vs-range evaluation (C extension) computes the river EHS of
 one hand against all hands; its per-hand time, times 123,156,254, is printed beside
@@ -34,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from checkraise._numba import njit
+from checkraise.abstraction._table_kernels import board_river_buckets, lookup_bucket
 from checkraise.abstraction.abstraction import Abstraction
 from checkraise.abstraction.build import BuildConfig, Method, build_abstraction, parse_buckets
 from checkraise.abstraction.features import compute_tables
@@ -53,12 +55,18 @@ def _lookup_all(
     turn: npt.NDArray[np.uint16],
     cuts: npt.NDArray[np.int64],
 ) -> int:
-    from checkraise.abstraction._table_kernels import lookup_bucket
-
     acc = 0
     for i in range(cards.shape[0]):
         acc += lookup_bucket(cards[i], pre, flop, turn, cuts)
     return acc
+
+
+@njit
+def _boards(
+    boards: npt.NDArray[np.uint8], cuts: npt.NDArray[np.int64], out: npt.NDArray[np.int16]
+) -> None:
+    for i in range(boards.shape[0]):
+        board_river_buckets(boards[i], cuts, out)
 
 
 def random_hands(n: int, width: int, seed: int) -> npt.NDArray[np.uint8]:
@@ -124,6 +132,16 @@ def bench_lookups(ab: Abstraction, n: int) -> None:
             ab.bucket(street, hole, board)
         py = k / (time.perf_counter() - t)
         print(f"{street:8s} {kernel:16,.0f}   {py:12,.0f}")
+    boards = random_hands(2000, 5, seed=9)
+    out = np.empty((52, 52), dtype=np.int16)
+    _boards(boards[:2], tables[3], out)
+    t = time.perf_counter()
+    _boards(boards, tables[3], out)
+    per = (time.perf_counter() - t) / len(boards)
+    print(
+        f"river, all 1,081 hands of a board at once (board_river_buckets): {per * 1e6:.0f} us "
+        f"per board = {1081 / per:,.0f} hands/s"
+    )
 
 
 def main() -> None:

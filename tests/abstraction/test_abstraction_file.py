@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from checkraise.abstraction._iso_kernels import index_cards
-from checkraise.abstraction._table_kernels import lookup_bucket
+from checkraise.abstraction._table_kernels import board_river_buckets, lookup_bucket
 from checkraise.abstraction.abstraction import Abstraction, AbstractionFileError
 from checkraise.abstraction.build import parse_buckets
 from checkraise.cards import parse_cards
@@ -153,3 +153,19 @@ def test_default_abstraction_ships_and_answers() -> None:
     want = int(np.searchsorted(ab.arrays["river_thresholds"], int(v), side="right"))
     assert ab.bucket("river", hole, board) == want
     assert Fraction(v).denominator == 1
+
+
+def test_board_river_buckets_equal_single_lookups() -> None:
+    ab = _tiny()
+    rng = np.random.default_rng(4)
+    board = np.sort(rng.choice(52, 5, replace=False)).astype(np.uint8)
+    out = np.zeros((52, 52), dtype=np.int16)
+    board_river_buckets(board, THRESHOLDS, out)
+    live = [c for c in range(52) if c not in board]
+    for a in live:
+        assert out[a, a] == -1
+        for b in live:
+            if a < b:
+                want = ab.bucket("river", [a, b], board.tolist())
+                assert out[a, b] == out[b, a] == want
+    assert (out[board, :] == -1).all()

@@ -10,7 +10,8 @@ Tables are indexed by the suit-isomorphism indexer of
 - :func:`fill_turn` and :func:`fill_flop` unindex each class to canonical cards, add
   every next card, index the result and sum the next street's exact integers.
 - :func:`fill_preflop` does the same over all 19,600 flops of each of the 169 classes.
-- :func:`lookup_bucket` is the numba-callable bucket lookup of an abstraction.
+- :func:`lookup_bucket` is the numba-callable bucket lookup of an abstraction;
+  :func:`board_river_buckets` gives the river buckets of every hand on one board.
 """
 
 from __future__ import annotations
@@ -28,7 +29,14 @@ from checkraise.abstraction._ehs_kernels import (
 )
 from checkraise.abstraction._iso_kernels import index_cards, unindex_cards
 
-__all__ = ["fill_flop", "fill_preflop", "fill_river", "fill_turn", "lookup_bucket"]
+__all__ = [
+    "board_river_buckets",
+    "fill_flop",
+    "fill_preflop",
+    "fill_river",
+    "fill_turn",
+    "lookup_bucket",
+]
 
 
 @parallel_njit
@@ -182,3 +190,33 @@ def lookup_bucket(
         return int(turn[index_cards(2, cards)])
     v = river_hand_value(cards[0], cards[1], cards[2:])
     return int(np.searchsorted(river_thresholds, v, side="right"))
+
+
+@njit
+def board_river_buckets(
+    board: npt.NDArray[np.uint8],
+    river_thresholds: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int16],
+) -> None:
+    """River buckets of all 1,081 hole pairs on one 5-card board, by one sorted sweep.
+
+    ``out`` (52 x 52) receives the bucket of hole ``(a, b)`` at ``[a, b]`` and ``[b, a]``
+    and -1 where a card is on the board or ``a == b``. Costs about as much as 10-15 single
+    river lookups (see ``benchmarks/bench_abstraction.py``), so a sampler that meets
+    many hands on one board should use it.
+    """
+    h0 = np.empty(1081, dtype=np.uint8)
+    h1 = np.empty(1081, dtype=np.uint8)
+    vals = np.empty(1081, dtype=np.uint16)
+    n = river_board_values(board, h0, h1, vals)
+    # bucket of every value 0..1980 in one merge pass: cheaper than 1,081 binary searches
+    of_value = np.empty(RIVER_DEN + 1, dtype=np.int16)
+    b = 0
+    for v in range(RIVER_DEN + 1):
+        while b < river_thresholds.shape[0] and river_thresholds[b] <= v:
+            b += 1
+        of_value[v] = b
+    out[:, :] = -1
+    for p in range(n):
+        out[h0[p], h1[p]] = of_value[vals[p]]
+        out[h1[p], h0[p]] = of_value[vals[p]]
