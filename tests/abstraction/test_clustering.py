@@ -123,14 +123,24 @@ def test_assign_counts_distance_is_emd_to_centroid() -> None:
 
 
 def _synthetic(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Four known clusters of 47-count histograms over 16 bins: weak, strong, draws (weak
+    or strong next street) and middling made hands (the same mean as the draws). Each
+    row moves at most 4 of its 47 units by one bin, so every row is far nearer (in EMD)
+    to its own cluster's shape than to any other."""
     rng = np.random.default_rng(seed)
-    shapes = np.zeros((4, 16))
-    shapes[0, 1:3] = 1  # weak hands
-    shapes[1, 13:15] = 1  # strong hands
-    shapes[2, [1, 14]] = 1  # draws: weak or strong next street, same mean as ...
-    shapes[3, 7:9] = 1  # ... a middling made hand
+    shapes = np.zeros((4, 16), dtype=np.int64)
+    shapes[0, 1:3] = [24, 23]
+    shapes[1, 13:15] = [24, 23]
+    shapes[2, [1, 14]] = [24, 23]
+    shapes[3, 7:9] = [24, 23]
     truth = rng.integers(0, 4, 3000)
-    counts = np.stack([rng.multinomial(47, shapes[t] / shapes[t].sum()) for t in truth])
+    counts = shapes[truth].copy()
+    for row in counts:
+        for _ in range(int(rng.integers(0, 5))):
+            src = int(rng.choice(np.flatnonzero(row)))
+            dst = min(15, max(0, src + int(rng.choice([-1, 1]))))
+            row[src] -= 1
+            row[dst] += 1
     return counts.astype(np.uint8), truth
 
 
@@ -174,3 +184,28 @@ def test_bad_cluster_requests_raise() -> None:
     uneven[0, 0] += 1
     with pytest.raises(CheckraiseError, match="same positive count"):
         emd_kmeans(uneven, 2, seed=1)
+
+
+def test_emd_kmeans_wide_counts_take_the_dense_path() -> None:
+    # preflop histograms count 19,600 flops: too many for uint8, clustered densely
+    counts, truth = _synthetic(10)
+    wide = counts.astype(np.int64) * 400
+    res = emd_kmeans(wide, 4, seed=2, sample=1000)
+    assert _same_partition(res.labels, truth)
+
+
+def test_bucket_stats_match_per_bucket_numpy() -> None:
+    from checkraise.abstraction.build import _bucket_stats, _mean_std
+
+    rng = np.random.default_rng(11)
+    labels = rng.integers(0, 5, 400)
+    x = rng.random(400)
+    stats = _bucket_stats(labels, x, 6)  # bucket 5 stays empty
+    for c in range(5):
+        assert stats["size"][c] == (labels == c).sum()
+        assert stats["std"][c] == pytest.approx(x[labels == c].std())
+        assert stats["min"][c] == x[labels == c].min()
+        assert stats["max"][c] == x[labels == c].max()
+    assert stats["size"][5] == 0
+    want = sum((labels == c).sum() * x[labels == c].std() for c in range(5)) / 400
+    assert _mean_std(stats) == pytest.approx(want)

@@ -46,7 +46,7 @@ def build_command(
     work: Path = typer.Option(
         Path(".checkraise-features"),
         "--work",
-        help="Folder for the exact feature tables (~2 GB); a rerun resumes from it.",
+        help="Folder for the exact feature tables (~0.9 GB); a rerun resumes from it.",
     ),
     bins: int = typer.Option(32, "--bins", help="Bins of the equity histograms."),
     sample: int = typer.Option(200_000, "--sample", help="Rows for EMD k-means++ and Lloyd."),
