@@ -277,6 +277,15 @@ def _rep_k(x: int, k: int) -> int:
 
 
 @njit
+def _rep_select(x: int, k: int) -> int:
+    """:func:`_rep_k` without branches (k varies unpredictably from deal to deal)."""
+    r2 = x * (x + 1) // 2
+    r3 = r2 * (x + 2) // 3
+    r4 = r3 * (x + 3) // 4  # below 2**57: x < 36,036 (the largest suit space)
+    return x + (k >= 2) * (r2 - x) + (k >= 3) * (r3 - r2) + (k >= 4) * (r4 - r3)
+
+
+@njit
 def _squeeze(mask: int, p: int) -> int:
     """Drop bit position ``p`` (clear in ``mask``): the bits above it move down one."""
     below = (1 << p) - 1
@@ -322,25 +331,20 @@ def index_cards(street: int, cards: npt.NDArray[np.uint8]) -> int:
     k1 = _suit_key(width + 1, (hole >> 13) & 0x1FFF, (board >> 13) & 0x1FFF)
     k2 = _suit_key(width + 1, (hole >> 26) & 0x1FFF, (board >> 26) & 0x1FFF)
     k3 = _suit_key(width + 1, hole >> 39, board >> 39)
-    # Sort descending (a five-comparator network).
-    if k0 < k1:
-        k0, k1 = k1, k0
-    if k2 < k3:
-        k2, k3 = k3, k2
-    if k0 < k2:
-        k0, k2 = k2, k0
-    if k1 < k3:
-        k1, k3 = k3, k1
-    if k1 < k2:
-        k1, k2 = k2, k1
+    # Sort descending: a five-comparator network of min/max (no unpredictable branches).
+    k0, k1 = max(k0, k1), min(k0, k1)
+    k2, k3 = max(k2, k3), min(k2, k3)
+    k0, k2 = max(k0, k2), min(k0, k2)
+    k1, k3 = max(k1, k3), min(k1, k3)
+    k1, k2 = max(k1, k2), min(k1, k2)
     key = _rep_k(k3 >> 32, 1) + _rep_k(k2 >> 32, 2) + _rep_k(k1 >> 32, 3) + _rep_k(k0 >> 32, 4)
     cfg = int(CFG_OF_CODES[street, key])
     return (
         int(CFG_OFFSET[cfg])
-        + int(CFG_MULT[cfg, 0]) * _rep_k(k0 & 0xFFFFFFFF, int(CFG_RANK[cfg, 0]))
-        + int(CFG_MULT[cfg, 1]) * _rep_k(k1 & 0xFFFFFFFF, int(CFG_RANK[cfg, 1]))
-        + int(CFG_MULT[cfg, 2]) * _rep_k(k2 & 0xFFFFFFFF, int(CFG_RANK[cfg, 2]))
-        + int(CFG_MULT[cfg, 3]) * _rep_k(k3 & 0xFFFFFFFF, int(CFG_RANK[cfg, 3]))
+        + int(CFG_MULT[cfg, 0]) * _rep_select(k0 & 0xFFFFFFFF, int(CFG_RANK[cfg, 0]))
+        + int(CFG_MULT[cfg, 1]) * _rep_select(k1 & 0xFFFFFFFF, int(CFG_RANK[cfg, 1]))
+        + int(CFG_MULT[cfg, 2]) * _rep_select(k2 & 0xFFFFFFFF, int(CFG_RANK[cfg, 2]))
+        + int(CFG_MULT[cfg, 3]) * _rep_select(k3 & 0xFFFFFFFF, int(CFG_RANK[cfg, 3]))
     )
 
 
