@@ -98,9 +98,12 @@ def _colex(subset: tuple[int, ...]) -> int:
     return sum(comb(p, j + 1) for j, p in enumerate(sorted(subset)))
 
 
-# COLEX13[m]: colex index of the rank set m among the sets of its size.
+_BITS: Final = (np.arange(1 << 13)[:, None] >> np.arange(13)) & 1  # [mask, rank]
+# COLEX13[m]: colex index of the rank set m among the sets of its size, the sum over its
+# ranks r (the j-th smallest) of C(r, j).
+_BINOM_RJ: Final = np.array([[comb(r, j) for j in range(14)] for r in range(13)], np.int64)
 COLEX13: Final = _frozen(
-    np.array([_colex(tuple(r for r in range(13) if m >> r & 1)) for m in range(1 << 13)])
+    (_BITS * _BINOM_RJ[np.arange(13), np.cumsum(_BITS, axis=1)]).sum(axis=1).astype(np.int64)
 )
 # COLEX_MASK[c, i]: the c-subset of 0..12 with colex index i (colex order does not
 # depend on the universe size, so one table serves every number of free ranks).
@@ -110,9 +113,7 @@ for _c in range(_MAX_SET + 1):
         COLEX_MASK[_c, _colex(_subset)] = sum(1 << p for p in _subset)
 COLEX_MASK.setflags(write=False)
 # SPREAD[m]: the rank set m as clubs in the card-bit layout (bit 4 * rank).
-SPREAD: Final = _frozen(
-    np.array([sum(1 << 4 * r for r in range(13) if m >> r & 1) for m in range(1 << 13)])
-)
+SPREAD: Final = _frozen((_BITS << (4 * np.arange(13))).sum(axis=1).astype(np.int64))
 BINOM13: Final = _frozen(np.array([comb(13, c) for c in range(_MAX_SET + 1)], dtype=np.int64))
 
 
