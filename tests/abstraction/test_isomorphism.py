@@ -256,6 +256,8 @@ def test_index_unindex_round_trip_on_every_seventh_turn_class() -> None:
         (lambda: index_batch(1, np.zeros((3, 4), np.uint8)), HandIndexError, "(3, 4)"),
         (lambda: index_batch(0, np.array([[1, 2], [3, 60]])), HandIndexError, "row 1"),
         (lambda: index_batch(1, np.array([[1, 2, 3, 4, 1]])), HandIndexError, "row 0"),
+        (lambda: index_batch(0, np.array([[1, 2], [3, 200]], np.uint8)), HandIndexError, "row 1"),
+        (lambda: index_batch(0, np.array([[1, 2], [7, 7]], np.uint8)), HandIndexError, "[7, 7]"),
         (lambda: index_batch(0, np.array([[1.0, 2.0]])), HandIndexError, "float64"),
         (lambda: unindex_batch(0, [5, 169]), IndexRangeError, "169"),
         (lambda: unindex_batch(2, [[1]]), IndexRangeError, "(1, 1)"),

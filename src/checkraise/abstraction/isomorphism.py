@@ -183,18 +183,22 @@ def index_batch(street: int, cards: npt.ArrayLike) -> npt.NDArray[np.int64]:
             f"invalid cards array of shape {arr.shape} and dtype {arr.dtype} for the "
             f"{STREETS[s]}: expected an integer array of shape (n, {width})"
         )
-    if arr.shape[0]:
-        bad = np.flatnonzero(((arr < 0) | (arr >= NUM_CARDS)).any(axis=1))
-        if bad.size:
-            raise HandIndexError(
-                f"invalid cards in row {bad[0]} ({arr[bad[0]].tolist()}): expected ints 0..51"
-            )
-        ordered = np.sort(arr, axis=1)
-        bad = np.flatnonzero((np.diff(ordered, axis=1) == 0).any(axis=1))
-        if bad.size:
-            raise HandIndexError(f"repeated card in row {bad[0]} ({arr[bad[0]].tolist()})")
+    if arr.dtype != np.uint8 and arr.size and (arr.min() < 0 or arr.max() >= NUM_CARDS):
+        _raise_bad_row(arr, int(np.flatnonzero(((arr < 0) | (arr >= NUM_CARDS)).any(axis=1))[0]))
     rows = np.ascontiguousarray(arr, dtype=np.uint8)
-    return _k.index_batch_kernel(s, rows)
+    out = np.empty(rows.shape[0], dtype=np.int64)
+    # The kernel checks each row (cards below 52, none repeated) as it indexes it.
+    bad_row = _k.checked_index_batch_kernel(s, rows, out)
+    if bad_row >= 0:
+        _raise_bad_row(arr, bad_row)
+    return out
+
+
+def _raise_bad_row(arr: npt.NDArray[np.integer], row: int) -> None:
+    cards = arr[row].tolist()
+    if any(not 0 <= c < NUM_CARDS for c in cards):
+        raise HandIndexError(f"invalid cards in row {row} ({cards}): expected ints 0..51")
+    raise HandIndexError(f"repeated card in row {row} ({cards})")
 
 
 def unindex_batch(street: int, indices: npt.ArrayLike) -> npt.NDArray[np.uint8]:
