@@ -169,3 +169,23 @@ def test_board_river_buckets_equal_single_lookups() -> None:
                 want = ab.bucket("river", [a, b], board.tolist())
                 assert out[a, b] == out[b, a] == want
     assert (out[board, :] == -1).all()
+
+
+@pytest.mark.parametrize(("street", "n_board"), [("flop", 3), ("turn", 4)])
+def test_default_tables_agree_with_features_of_the_hand(street: str, n_board: int) -> None:
+    # The stored bucket of a hand must be the EMD-nearest centroid of the hand's own
+    # next-street histogram computed on the fly: this ties the shipped table to the
+    # current indexer (a changed class order would break it) and to the features.
+    from checkraise.abstraction.clustering import emd
+    from checkraise.abstraction.features import hand_features
+
+    ab = Abstraction.load("default")
+    cdf = ab.arrays[f"{street}_centroids"].astype(np.float64)
+    centroids = np.diff(cdf, axis=1, prepend=0.0)
+    rng = np.random.default_rng(21)
+    for _ in range(15):
+        cards = [int(c) for c in rng.choice(52, 2 + n_board, replace=False)]
+        hist = hand_features(cards[:2], cards[2:], int(ab.header["bins"]))["hist"]
+        assert isinstance(hist, list)
+        d = [emd(hist, c) for c in centroids]
+        assert d[ab.bucket(street, cards[:2], cards[2:])] == pytest.approx(min(d), abs=1e-5)
