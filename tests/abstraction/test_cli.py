@@ -48,6 +48,9 @@ def test_bucket_text_preflop(capsys: pytest.CaptureFixture[str]) -> None:
         (["bucket", "no-such-file.npz", "AsKd"], "does not exist"),
         (["build", "--buckets", "169,200", "--out", "x.npz"], "expected 4"),
         (["build", "--method", "kmeans", "--out", "x.npz"], "unknown method 'kmeans'"),
+        (["build", "--sample", "50", "--out", "x.npz"], "sample 50 is smaller"),
+        (["build", "--bins", "1", "--out", "x.npz"], "bins 1 out of range"),
+        (["build", "--out", "no/such/dir/x.npz"], "does not exist"),
     ],
 )
 def test_bad_input_exits_2(args: list[str], named: str, capsys: pytest.CaptureFixture[str]) -> None:

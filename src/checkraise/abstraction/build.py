@@ -94,6 +94,22 @@ class BuildConfig:
     sample: int = 200_000
     iterations: int = 30
 
+    def __post_init__(self) -> None:
+        if len(self.buckets) != 4:
+            raise CheckraiseError(f"buckets {self.buckets} must be four counts")
+        for street, v, top in zip(STREETS, self.buckets, MAX_BUCKETS, strict=True):
+            if not 1 <= v <= top:
+                raise CheckraiseError(f"{street} bucket count {v} out of range; expected 1..{top}")
+        if self.sample < max(self.buckets[1:3]):
+            raise CheckraiseError(
+                f"sample {self.sample} is smaller than the flop/turn bucket counts "
+                f"{self.buckets[1:3]}; expected at least {max(self.buckets[1:3])}"
+            )
+        if not 2 <= self.bins <= 255:
+            raise CheckraiseError(f"histogram bins {self.bins} out of range; expected 2..255")
+        if self.iterations < 1:
+            raise CheckraiseError(f"iterations {self.iterations} must be at least 1")
+
 
 def _bucket_stats(
     labels: npt.NDArray[np.integer],
@@ -148,9 +164,6 @@ def build_abstraction(
 ) -> Abstraction:
     """Compute features (resuming from ``work``), cluster every street and return the
     abstraction with its statistics; ``command`` is recorded in the header."""
-    for street, v, top in zip(STREETS, config.buckets, MAX_BUCKETS, strict=True):
-        if not 1 <= v <= top:
-            raise CheckraiseError(f"{street} bucket count {v} out of range; expected 1..{top}")
     method = Method(config.method)
     t0 = time.perf_counter()
     ft = compute_tables(work, config.bins, progress)
