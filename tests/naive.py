@@ -6,7 +6,8 @@ Tests check the fast kernels against these on random and exhaustive inputs.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations, combinations_with_replacement
+from fractions import Fraction
+from itertools import combinations, combinations_with_replacement, permutations
 
 CATEGORY_NAMES = (
     "high card",
@@ -76,3 +77,75 @@ def naive_value_order() -> dict[tuple[int, ...], int]:
         if len(set(ranks)) == 5:
             values.add(naive_rank5([4 * r for r in ranks]))
     return {value: place for place, value in enumerate(sorted(values), start=1)}
+
+
+SUIT_PERMUTATIONS = tuple(permutations(range(4)))
+
+
+def naive_iso_canon(cards: tuple[int, ...] | list[int]) -> tuple[tuple[int, ...], ...]:
+    """Canonical form of a deal (2 hole cards, then the board) under suit permutations.
+
+    The hole cards and the board are each a set, so each is sorted; the form is the
+    least, over all 24 relabellings of the suits, of the (hole, board) pair of tuples.
+    """
+    rounds = (cards[:2], cards[2:])
+    return min(
+        tuple(tuple(sorted(4 * (c >> 2) + perm[c & 3] for c in part)) for part in rounds)
+        for perm in SUIT_PERMUTATIONS
+    )
+
+
+def naive_iso_orbit_size(cards: tuple[int, ...] | list[int]) -> int:
+    """Number of different deals (hole set, board set) a suit relabelling makes of ``cards``."""
+    rounds = (cards[:2], cards[2:])
+    return len(
+        {
+            tuple(frozenset(4 * (c >> 2) + perm[c & 3] for c in part) for part in rounds)
+            for perm in SUIT_PERMUTATIONS
+        }
+    )
+
+
+def naive_river_ehs(hole: tuple[int, int] | list[int], board: list[int]) -> Fraction:
+    """Exact EHS on a 5-card board: every opponent hand ranked with the evaluator."""
+    import numpy as np
+
+    from checkraise.evaluator import evaluate, evaluate_batch
+
+    hero = evaluate([*hole, *board])
+    rest = [c for c in range(52) if c not in hole and c not in board]
+    opponents = [[*opp, *board] for opp in combinations(rest, 2)]
+    ranks = evaluate_batch(np.array(opponents, dtype=np.uint8))
+    wins = int((ranks < hero).sum())
+    ties = int((ranks == hero).sum())
+    return (wins + Fraction(ties, 2)) / len(opponents)
+
+
+def naive_next_street(
+    hole: tuple[int, int] | list[int], board: list[int], bins: int
+) -> tuple[Fraction, Fraction, list[int]]:
+    """(E[HS], E[HS^2], histogram) over every runout of a 3- or 4-card board.
+
+    E[HS] and E[HS^2] average river EHS over all runouts to the river; the histogram
+    counts, over the next card only, that card's E[HS] (river EHS on the turn) in
+    ``bins`` equal-width bins of [0, 1] (an EHS of exactly 1 in the last bin).
+    """
+    rest = [c for c in range(52) if c not in hole and c not in board]
+    hist = [0] * bins
+    total = Fraction(0)
+    total2 = Fraction(0)
+    runs = 0
+    for nxt in rest:
+        if len(board) == 4:
+            e = naive_river_ehs(hole, [*board, nxt])
+            e2 = e * e
+            total += e
+            total2 += e2
+            runs += 1
+        else:
+            e, e2, _ = naive_next_street(hole, [*board, nxt], bins)
+            total += e
+            total2 += e2
+            runs += 1
+        hist[min(int(e * bins), bins - 1)] += 1
+    return total / runs, total2 / runs, hist

@@ -36,6 +36,7 @@ COMMAND_MODULES = [
     "checkraise.cli.range_cmd",
     "checkraise.cli.tune_cmd",
     "checkraise.cli.predict_cmd",
+    "checkraise.cli.abstraction_cmd",
 ]
 
 for _name in COMMAND_MODULES:
