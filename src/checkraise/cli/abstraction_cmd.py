@@ -136,7 +136,8 @@ def show_command(
         print(json.dumps(summary))
         return
     h = ab.header
-    print(f"{summary['file']}: method {h['method']}, seed {h['seed']}, buckets {h['buckets']}")
+    print(f"{summary['file']}: method {h['method']}, seed {h['seed']}, buckets "
+          + "/".join(str(n) for n in h['buckets'].values()) + " (preflop/flop/turn/river)")
     print(f"built by: {h.get('command', '?')}")
     for street, sizes in summary["sizes"].items():
         nz = [s for s in sizes if s > 0]
