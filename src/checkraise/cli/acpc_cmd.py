@@ -8,19 +8,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from checkraise.agents import make_agent
 from checkraise.cli.main import app
-from checkraise.protocol.client import run_client
-from checkraise.protocol.dealer import Dealer, MatchResult, TimeLimits
-from checkraise.protocol.gamedef import GameDef, load_gamedef, parse_gamedef
-from checkraise.protocol.match import rotate, run_duplicate, run_match
-from checkraise.protocol.matchstate import format_value
+
+# The library (and rich) are imported inside the commands, so that `--help` stays light.
+if TYPE_CHECKING:
+    from checkraise.protocol.dealer import MatchResult, TimeLimits
+    from checkraise.protocol.gamedef import GameDef
 
 acpc_app = typer.Typer(
     name="acpc",
@@ -44,8 +41,6 @@ numBoardCards = 0 3 1 1
 END GAMEDEF
 """
 
-_err = Console(stderr=True)
-
 
 def _names(first: list[str] | None, rest: list[str] | None, what: str) -> list[str]:
     # `--players A B` arrives as option A plus extra argument B; commas also separate.
@@ -59,9 +54,12 @@ def _names(first: list[str] | None, rest: list[str] | None, what: str) -> list[s
 
 @contextmanager
 def _progress(total: int, label: str, quiet: bool) -> Iterator[Any]:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     progress = Progress(
         TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=_err, transient=True, disable=quiet,
+        console=Console(stderr=True), transient=True, disable=quiet,
     )
     with progress:
         task = progress.add_task(label, total=total)
@@ -69,11 +67,15 @@ def _progress(total: int, label: str, quiet: bool) -> Iterator[Any]:
 
 
 def _limits(t_response: int, t_hand: int, t_per_hand: int, start_timeout: int) -> TimeLimits:
+    from checkraise.protocol.dealer import TimeLimits
+
     return TimeLimits(t_response=t_response, t_hand=t_hand, t_per_hand=t_per_hand,
                       start=start_timeout)
 
 
 def _result_json(result: MatchResult) -> dict[str, Any]:
+    from checkraise.protocol.matchstate import format_value
+
     return {
         "hands": result.hands,
         "players": list(result.names),
@@ -100,6 +102,11 @@ def client_command(
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Connect to an ACPC dealer and play an agent until the dealer closes the match."""
+    from checkraise.agents import make_agent
+    from checkraise.protocol.client import run_client
+    from checkraise.protocol.gamedef import load_gamedef, parse_gamedef
+    from checkraise.protocol.matchstate import format_value
+
     game: GameDef = (
         load_gamedef(game_file) if game_file is not None
         else parse_gamedef(DEFAULT_GAME, source="<default heads-up no-limit game>")
@@ -135,6 +142,10 @@ def dealer_command(
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON at the end."),
 ) -> None:
     """Host a match: print one port per seat, deal from the seed, write the log, print SCORE."""
+    from checkraise.protocol.dealer import Dealer
+    from checkraise.protocol.gamedef import load_gamedef
+    from checkraise.protocol.match import rotate
+
     game = load_gamedef(game_file)
     names = _names(players, more_players, "players")
     if swap:
@@ -177,6 +188,9 @@ def match_command(
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Run our dealer and one client process per agent on 127.0.0.1; print the result."""
+    from checkraise.protocol.match import run_duplicate, run_match
+    from checkraise.protocol.matchstate import format_value
+
     agent_names = _names(agents, more_agents, "agents")
     limits = _limits(t_response, t_hand, t_per_hand, 60_000)
     out.mkdir(parents=True, exist_ok=True)

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from checkraise.cli.main import app
-from checkraise.equity import Method, equity
+
+# The equity kernels (numba) and rich are imported inside the command: `--help` stays light.
 
 
 @app.command("equity")
@@ -28,6 +27,11 @@ def equity_command(
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
     """Equity (win + tie share), win and tie of each player; exact when small, else MC."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from checkraise.equity import Method, equity
+
     specs: list[str | None] = list(players)
     if num_players:
         if num_players < len(specs):

@@ -8,22 +8,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
-from checkraise.agents.base import split_agent_specs
-from checkraise.arena.match import summary_line
-from checkraise.arena.report import write_match_report
-from checkraise.arena.ring import RingConfig, play_ring
 from checkraise.cli.main import app
-from checkraise.engine import RuleSet
+from checkraise.engine import RuleSet  # light (no numba); typer reads the annotation
+
+# The arena (and rich) are imported inside the functions, so that `--help` stays light.
 
 __all__ = ["hands_progress", "match_command", "parse_blinds"]
 
@@ -48,6 +37,16 @@ def hands_progress(
     if not enabled:
         yield _ignore
         return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -85,6 +84,11 @@ def match_command(
     Each deal is played once per seating (twice heads-up, with the seats swapped;
     n times for n agents), which removes most of the luck of the cards.
     """
+    from checkraise.agents.base import split_agent_specs
+    from checkraise.arena.match import summary_line
+    from checkraise.arena.report import write_match_report
+    from checkraise.arena.ring import RingConfig, play_ring
+
     small, big = parse_blinds(blinds)
     config = RingConfig(
         tuple(split_agent_specs(agents)), hands, stack, small, big, rules, duplicate

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from checkraise.agents.base import Agent, make_agent, split_agent_specs
-from checkraise.agents.human import HumanAgent, QuitGame
-from checkraise.arena.ring import seed_int
-from checkraise.arena.tournament import TournamentConfig, play_tournament
 from checkraise.cli.main import app
 from checkraise.cli.match_cmd import parse_blinds
+
+# Agents and the arena are imported inside the command, so that `--help` stays light.
+if TYPE_CHECKING:
+    from checkraise.agents.base import Agent
 
 __all__ = ["play_command"]
 
@@ -38,6 +39,11 @@ def play_command(
     Moves: f fold, c/k check or call, r N raise to N, a all-in, q quit, ? help.
     Bad input is asked again.
     """
+    from checkraise.agents.base import make_agent, split_agent_specs
+    from checkraise.agents.human import HumanAgent, QuitGame
+    from checkraise.arena.ring import seed_int
+    from checkraise.arena.tournament import TournamentConfig, play_tournament
+
     if not 2 <= seats <= 10:
         raise ValueError(f"invalid seats {seats!r}: expected 2..10 players, you included")
     specs = split_agent_specs(opponents)

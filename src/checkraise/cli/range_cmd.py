@@ -6,9 +6,9 @@ import json
 
 import typer
 
-from checkraise.cards import COMBO_CARDS, format_card
 from checkraise.cli.main import app
-from checkraise.ranges import Range
+
+# checkraise.ranges builds its tables at import: it is imported inside the command.
 
 
 @app.command("range")
@@ -18,6 +18,9 @@ def range_command(
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
     """List a range's combos (with weights) and the percentage of all 1,326 hands."""
+    from checkraise.cards import COMBO_CARDS, format_card
+    from checkraise.ranges import Range
+
     rng = Range(text)
     if board:
         rng = rng.remove_cards(board)

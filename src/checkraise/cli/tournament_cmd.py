@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from checkraise.agents.base import split_agent_specs
-from checkraise.arena.series import SeriesResult, run_tournaments
-from checkraise.arena.tournament import TournamentConfig
 from checkraise.cli.main import app
 from checkraise.cli.match_cmd import hands_progress, parse_blinds
+
+# The arena is imported inside the command, so that `--help` stays light.
+if TYPE_CHECKING:
+    from checkraise.arena.series import SeriesResult
 
 __all__ = ["print_standings", "tournament_command"]
 
@@ -62,6 +64,10 @@ def tournament_command(
     win rate, hands survived, chips left, chip volatility, mbb/hand and action
     frequencies, with charts. Results do not depend on --workers.
     """
+    from checkraise.agents.base import split_agent_specs
+    from checkraise.arena.series import run_tournaments
+    from checkraise.arena.tournament import TournamentConfig
+
     if resume and out is None:
         raise ValueError("--resume needs --out: the folder of the run to continue")
     small, big = parse_blinds(blinds)
