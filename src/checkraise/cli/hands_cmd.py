@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,22 +39,30 @@ def import_command(
     says were collected; a file with a bad hand is reported and leaves the database as
     it was. Exit status 2 when any file was rejected.
     """
-    from rich.progress import Progress
-
     from checkraise.histories.database import open_database
     from checkraise.histories.importer import FileReport, import_files
-    from checkraise.protocol.gamedef import load_gamedef
 
-    gamedef = load_gamedef(game) if game is not None else None
+    gamedef = None
+    if game is not None:
+        from checkraise.protocol.gamedef import load_gamedef
+
+        gamedef = load_gamedef(game)
     db = open_database(db_path)
     try:
-        with Progress(transient=True, disable=as_json) as progress:
-            task = progress.add_task("importing", total=len(files))
+        if as_json or not sys.stderr.isatty():
+            # No one sees a progress bar here: spare the import of rich (a tenth of the
+            # time of a whole Pluribus import).
+            reports = import_files(db, files, game=gamedef)
+        else:
+            from rich.progress import Progress
 
-            def advance(report: FileReport) -> None:
-                progress.update(task, advance=1, description=Path(report.path).name)
+            with Progress(transient=True) as progress:
+                task = progress.add_task("importing", total=len(files))
 
-            reports = import_files(db, files, game=gamedef, on_file=advance)
+                def advance(report: FileReport) -> None:
+                    progress.update(task, advance=1, description=Path(report.path).name)
+
+                reports = import_files(db, files, game=gamedef, on_file=advance)
     finally:
         db.close()
     bad = [r for r in reports if not r.ok]
