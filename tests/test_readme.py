@@ -113,7 +113,7 @@ def test_every_tour_command_runs_as_written(
             captured = capsys.readouterr()
             assert status == 0, (argv, captured.err[-2000:])
         for argv, proc in background:
-            out, err = proc.communicate(timeout=300)
+            _, err = proc.communicate(timeout=300)
             assert proc.returncode == 0, (argv, err[-2000:])
     finally:
         for _, proc in background:
@@ -121,13 +121,13 @@ def test_every_tour_command_runs_as_written(
                 proc.kill()
                 proc.communicate()
     # What the tour says it makes is there.
-    out = clone / "out"
-    assert (out / "t1" / "report.md").is_file()
-    assert (out / "kuhn" / "exploitability.png").is_file()
-    assert (out / "tune" / "profile.json").is_file()
-    assert (out / "stats" / "winnings.png").is_file()
-    assert list((out / "ranges").glob("range-*.png"))
-    db = sqlite3.connect(out / "hands.sqlite")
+    made = clone / "out"
+    assert (made / "t1" / "report.md").is_file()
+    assert (made / "kuhn" / "exploitability.png").is_file()
+    assert (made / "tune" / "profile.json").is_file()
+    assert (made / "stats" / "winnings.png").is_file()
+    assert list((made / "ranges").glob("range-*.png"))
+    db = sqlite3.connect(made / "hands.sqlite")
     assert db.execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 4930
     db.close()
     assert (clone / "acpc-out" / "hosted.log").is_file()
