@@ -17,13 +17,16 @@ from checkraise.cli.main import app, main
 ROOT = Path(__file__).resolve().parents[2]
 
 # Modules that only commands doing real work may load: numba's JIT, the evaluator's
-# tables (built at import), the equity and solver kernels, matplotlib and rich.
+# tables (built at import), the equity and solver kernels, matplotlib and rich; even
+# numpy, so that --help costs no more than the peer of benchmarks/bench_startup.py.
 HEAVY = (
+    "numpy",
     "numba",
     "llvmlite",
     "scipy",
     "matplotlib",
     "rich",
+    "checkraise.engine.state",
     "checkraise.evaluator",
     "checkraise.ranges",
     "checkraise.games",

@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 
 from checkraise.cli.main import app
-from checkraise.engine import RuleSet  # light (no numba); typer reads the annotation
+from checkraise.engine.config import RuleSet  # light; typer reads the annotation
 
 # The arena (and rich) are imported inside the functions, so that `--help` stays light.
 
