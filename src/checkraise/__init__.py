@@ -2,52 +2,84 @@
 
 Cards and ranges, a 7-card evaluator, equity, a rule-exact engine, agents,
 solvers and the places bots play. See ``docs/architecture.md`` for the map.
+
+The public names below are imported on first use (PEP 562): ``import checkraise``
+and the command line's ``--help`` stay light, and only code that evaluates hands
+pays for numba and the evaluator's tables.
 """
 
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
+from typing import TYPE_CHECKING
 
-from checkraise.cards import (
-    COMBO_CARDS,
-    NUM_COMBOS,
-    combo_index,
-    format_card,
-    format_cards,
-    parse_card,
-    parse_cards,
-)
-from checkraise.engine import (
-    Action,
-    ActionKind,
-    Betting,
-    IllegalActionError,
-    LegalActions,
-    Observation,
-    RuleSet,
-    State,
-    TableConfig,
-)
-from checkraise.evaluator import (
-    CATEGORY_NAMES,
-    best_five,
-    category,
-    evaluate,
-    evaluate_batch,
-    evaluate_ints,
-)
-from checkraise.ranges import Range
+if TYPE_CHECKING:
+    from checkraise.cards import (
+        COMBO_CARDS,
+        NUM_COMBOS,
+        combo_index,
+        format_card,
+        format_cards,
+        parse_card,
+        parse_cards,
+    )
+    from checkraise.engine import (
+        Action,
+        ActionKind,
+        Betting,
+        IllegalActionError,
+        LegalActions,
+        Observation,
+        RuleSet,
+        State,
+        TableConfig,
+    )
+    from checkraise.evaluator import (
+        CATEGORY_NAMES,
+        best_five,
+        category,
+        evaluate,
+        evaluate_batch,
+        evaluate_ints,
+    )
+    from checkraise.ranges import Range
 
 __version__ = "0.1.0"
 
+# Public name -> the module that defines it.
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(
+        ("COMBO_CARDS", "NUM_COMBOS", "combo_index", "format_card", "format_cards",
+         "parse_card", "parse_cards"),
+        "checkraise.cards",
+    ),
+    **dict.fromkeys(
+        ("Action", "ActionKind", "Betting", "IllegalActionError", "LegalActions",
+         "Observation", "RuleSet", "State", "TableConfig"),
+        "checkraise.engine",
+    ),
+    **dict.fromkeys(
+        ("CATEGORY_NAMES", "best_five", "category", "evaluate", "evaluate_batch",
+         "evaluate_ints"),
+        "checkraise.evaluator",
+    ),
+    "Range": "checkraise.ranges",
+}
 
-def __getattr__(name: str) -> ModuleType:
-    # ``checkraise.equity`` is the subpackage (its function is ``checkraise.equity.equity``);
-    # it is imported on first access so that ``import checkraise`` stays light (PEP 562).
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # later look-ups skip this function
+        return value
+    # ``checkraise.equity`` is the subpackage (its function is ``checkraise.equity.equity``).
     if name == "equity":
         return importlib.import_module("checkraise.equity")
     raise AttributeError(f"module 'checkraise' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
 
 
 __all__ = [

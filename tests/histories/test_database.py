@@ -130,10 +130,10 @@ def test_newer_schema_is_refused(tmp_path: Path) -> None:
         open_database(path)
 
 
-def test_file_database_is_durable_write_ahead_log(tmp_path: Path) -> None:
+def test_file_database_is_a_write_ahead_log_without_a_sync_per_commit(tmp_path: Path) -> None:
     db = open_database(tmp_path / "h.sqlite")
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL: a commit is synced
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: synced at checkpoints
     db.close()
     # The mode is stored in the file: a plain connection sees it too.
     plain = sqlite3.connect(tmp_path / "h.sqlite")
@@ -200,3 +200,53 @@ def test_undecodable_file_is_reported_and_the_others_go_in(tmp_path: Path) -> No
     assert good_report.ok and not bad_report.ok
     assert "can't decode byte 0xff in position 5000" in str(bad_report.error)
     assert _count(db, "hands") == 10
+
+
+def test_a_file_failing_while_its_rows_are_written_leaves_the_database_as_it_was(
+    tmp_path: Path,
+) -> None:
+    hands = PLURIBUS_SAMPLE.read_text().split("\n\n\n")
+    early, late = tmp_path / "early.txt", tmp_path / "late.txt"
+    early.write_text("\n\n\n".join(hands[:5]))
+    late.write_text("\n\n\n".join(hands[5:]))
+    path = tmp_path / "h.sqlite"
+    db = open_database(path)
+    (first,) = import_files(db, [early])
+    assert first.ok
+    tables = ("players", "hands", "seats", "actions")
+    before = {t: db.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in tables}
+    # The disk "fills up" at the 30th action of a file: its players, hands, seats and
+    # first actions are already written inside its transaction by then.
+    db.execute("CREATE TEMP TABLE n (k INTEGER)")
+    db.execute("CREATE TEMP TRIGGER full BEFORE INSERT ON main.actions BEGIN "
+               "INSERT INTO n VALUES (1); "
+               "SELECT RAISE(ABORT, 'database or disk is full') "
+               "WHERE (SELECT COUNT(*) FROM n) >= 30; END")
+    failed, good = import_files(db, [late, early])
+    assert not failed.ok and "database or disk is full" in str(failed.error)
+    assert good.ok and good.added == 0  # the next file is still tried (all already present)
+    db.close()
+    again = open_database(path)  # what a later run sees on disk
+    assert {t: again.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+            for t in tables} == before
+    again.close()
+
+
+def test_unusable_paths_raise_a_named_error_and_touch_nothing(tmp_path: Path) -> None:
+    from checkraise.errors import CheckraiseError
+    from checkraise.histories.database import HandDatabaseError
+
+    assert issubclass(HandDatabaseError, CheckraiseError)
+    with pytest.raises(HandDatabaseError, match=r"folder '.*no' does not exist"):
+        open_database(tmp_path / "no" / "h.sqlite")
+    with pytest.raises(HandDatabaseError, match="is a folder"):
+        open_database(tmp_path)
+    text = tmp_path / "notes.txt"
+    text.write_text("hello\n" * 100)
+    with pytest.raises(HandDatabaseError, match=r"notes\.txt' as a hand database: file is not"):
+        open_database(text)
+    assert text.read_text() == "hello\n" * 100
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # no -wal, no -shm
+    empty = tmp_path / "empty.sqlite"
+    empty.write_bytes(b"")  # an empty file is a new database
+    open_database(empty).close()

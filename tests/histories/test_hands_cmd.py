@@ -48,3 +48,76 @@ def test_bad_file_gives_exit_status_2(tmp_path: Path, capsys: pytest.CaptureFixt
     bad.write_text(HANDS.replace("C: calls 12", "C: smiles 12"))
     assert main(["hands", "import", str(bad), "--db", str(tmp_path / "h.sqlite")]) == 2
     assert "bad.txt:12: unknown action word 'smiles'" in capsys.readouterr().err
+
+
+def _one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("checkraise: error: "), err
+    return err
+
+
+def test_database_in_a_missing_folder_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    made = tmp_path / "made.txt"
+    made.write_text(HANDS)
+    db = tmp_path / "no" / "such" / "h.sqlite"
+    assert main(["hands", "import", str(made), "--db", str(db)]) == 2
+    err = _one_error_line(capsys)
+    assert str(db) in err and f"folder {str(db.parent)!r} does not exist" in err
+    assert not (tmp_path / "no").exists()
+
+
+@pytest.mark.parametrize("command", ["stats", "export", "import"])
+def test_a_file_that_is_not_sqlite_is_one_clear_line_and_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    not_db = tmp_path / "NOT_SQLITE"
+    content = b"player,hands\nA,3\n" * 200
+    not_db.write_bytes(content)
+    made = tmp_path / "made.txt"
+    made.write_text(HANDS)
+    extra = [str(made)] if command == "import" else ["--out", str(tmp_path / "o")]
+    assert main(["hands", command, *extra, "--db", str(not_db)]) == 2
+    err = _one_error_line(capsys)
+    assert repr(str(not_db)) in err and "file is not a database" in err
+    assert not_db.read_bytes() == content
+
+
+def test_another_programs_sqlite_file_is_refused_untouched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlite3
+
+    other = tmp_path / "other.sqlite"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE notes (body TEXT)")
+    con.commit()
+    con.close()
+    before = other.read_bytes()
+    made = tmp_path / "made.txt"
+    made.write_text(HANDS)
+    assert main(["hands", "import", str(made), "--db", str(other)]) == 2
+    err = _one_error_line(capsys)
+    assert "another program (tables notes)" in err and repr(str(other)) in err
+    assert other.read_bytes() == before
+
+
+def test_stats_of_an_unknown_player_names_him_and_the_known_ones(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    made = tmp_path / "made.txt"
+    made.write_text(HANDS)
+    db = tmp_path / "h.sqlite"
+    assert main(["hands", "import", str(made), "--db", str(db)]) == 0
+    capsys.readouterr()
+    assert main(["hands", "stats", "--db", str(db), "--player", "Nobody"]) == 2
+    err = _one_error_line(capsys)
+    assert "'Nobody'" in err and all(f"'{name}'" in err for name in "ABC")
+    # A near miss is listed first.
+    assert main(["hands", "stats", "--db", str(db), "--player", "b"]) == 2
+    assert "players are 'B'," in _one_error_line(capsys)
+    # A known player with no hands at the asked position is an empty table, not an error.
+    assert main(["hands", "stats", "--db", str(db), "--player", "A", "--position", "HJ",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["stats"] == []

@@ -65,12 +65,19 @@ class TournamentConfig:
     starting_chips: int = 2000
     rebuys: int = 1
     rebuy_chips: int = 2000
+    names: tuple[str, ...] = ()
+    """Players' names in logs and reports (default: labels made from the agent specs)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "agents", tuple(split_agent_specs(list(self.agents))))
+        object.__setattr__(self, "names", tuple(self.names))
         if not 2 <= len(self.agents) <= 10:
             raise ConfigError(
                 f"invalid number of agents {len(self.agents)}: expected 2..10 (the paper uses 2..8)"
+            )
+        if self.names and len(self.names) != len(self.agents):
+            raise ConfigError(
+                f"invalid names {list(self.names)}: expected one per agent ({len(self.agents)})"
             )
         for spec in set(self.agents):
             make_agent(spec, seed=0)  # fail before playing on an unknown agent or option
@@ -84,7 +91,7 @@ class TournamentConfig:
     @property
     def labels(self) -> list[str]:
         """Display names of the players."""
-        return agent_labels(self.agents)
+        return list(self.names) if self.names else agent_labels(self.agents)
 
     def to_json(self) -> dict[str, Any]:
         """Plain-JSON form."""
@@ -96,6 +103,7 @@ class TournamentConfig:
             "starting_chips": self.starting_chips,
             "rebuys": self.rebuys,
             "rebuy_chips": self.rebuy_chips,
+            **({"names": list(self.names)} if self.names else {}),
         }
 
     @classmethod
@@ -109,6 +117,7 @@ class TournamentConfig:
             starting_chips=int(d["starting_chips"]),
             rebuys=int(d["rebuys"]),
             rebuy_chips=int(d["rebuy_chips"]),
+            names=tuple(str(n) for n in d.get("names", ())),
         )
 
 

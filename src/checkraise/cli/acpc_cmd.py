@@ -8,35 +8,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from checkraise.agents import make_agent
-from checkraise.arena.match import refuse_interactive
 from checkraise.cli.main import app
-from checkraise.protocol.client import run_client
-from checkraise.protocol.dealer import (
-    Correction,
-    Dealer,
-    MatchResult,
-    TimeLimits,
-    check_player_name,
-)
-from checkraise.protocol.errors import MatchAbortedError, MatchSetupError
-from checkraise.protocol.gamedef import GameDef, load_gamedef
-from checkraise.protocol.log import check_new_log, open_new_log
-from checkraise.protocol.match import (
-    duplicate_log_paths,
-    player_names,
-    rotate,
-    run_duplicate,
-    run_match,
-)
-from checkraise.protocol.matchstate import format_value
-from checkraise.protocol.net import check_host, check_port
+
+if TYPE_CHECKING:
+    from checkraise.protocol.dealer import Correction, MatchResult, TimeLimits
 
 acpc_app = typer.Typer(
     name="acpc",
@@ -45,11 +24,9 @@ acpc_app = typer.Typer(
 )
 app.add_typer(acpc_app, name="acpc")
 
-_err = Console(stderr=True)
-
-
 def _names(first: list[str] | None, rest: list[str] | None, what: str) -> list[str]:
     # `--players A B` arrives as option A plus extra argument B; commas also separate.
+    from checkraise.protocol.errors import MatchSetupError
     out: list[str] = []
     for item in [*(first or []), *(rest or [])]:
         out.extend(x for x in item.split(",") if x)
@@ -60,6 +37,7 @@ def _names(first: list[str] | None, rest: list[str] | None, what: str) -> list[s
 
 def _match_name(name: str) -> str:
     # The name becomes a file name and a word of the log header.
+    from checkraise.protocol.errors import MatchSetupError
     if not name or name in (".", "..") or any(ch.isspace() or ch in "/\\" for ch in name):
         raise MatchSetupError(
             f"invalid match name {name!r}: expected a file name without spaces or '/'"
@@ -78,9 +56,12 @@ def _where(paths: list[Path]) -> None:
 
 @contextmanager
 def _progress(total: int, label: str, quiet: bool) -> Iterator[Any]:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     progress = Progress(
         TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=_err, transient=True, disable=quiet,
+        console=Console(stderr=True), transient=True, disable=quiet,
     )
     with progress:
         task = progress.add_task(label, total=total)
@@ -88,11 +69,13 @@ def _progress(total: int, label: str, quiet: bool) -> Iterator[Any]:
 
 
 def _limits(t_response: int, t_hand: int, t_per_hand: int, start_timeout: int) -> TimeLimits:
+    from checkraise.protocol.dealer import TimeLimits
     return TimeLimits(t_response=t_response, t_hand=t_hand, t_per_hand=t_per_hand,
                       start=start_timeout)
 
 
 def _result_json(result: MatchResult) -> dict[str, Any]:
+    from checkraise.protocol.matchstate import format_value
     return {
         "hands": result.hands,
         "players": list(result.names),
@@ -121,6 +104,12 @@ def client_command(
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Connect to an ACPC dealer and play an agent until the dealer closes the match."""
+    from checkraise.agents import make_agent
+    from checkraise.protocol.client import run_client
+    from checkraise.protocol.errors import MatchSetupError
+    from checkraise.protocol.gamedef import GameDef, load_gamedef
+    from checkraise.protocol.matchstate import format_value
+    from checkraise.protocol.net import check_host, check_port
     check_port(port)
     check_host(host)
     if not timeout > 0:
@@ -180,6 +169,11 @@ def dealer_command(
     Everything is checked before any file is opened; an existing log is never
     overwritten without --force. The log's path is printed on stderr.
     """
+    from checkraise.protocol.dealer import Dealer
+    from checkraise.protocol.errors import MatchAbortedError
+    from checkraise.protocol.gamedef import load_gamedef
+    from checkraise.protocol.log import open_new_log
+    from checkraise.protocol.match import rotate
     limits = _limits(t_response, t_hand, t_per_hand, start_timeout)
     game = load_gamedef(game_file)
     names = _names(players, more_players, "players")
@@ -248,6 +242,18 @@ def match_command(
     Everything is checked before any file is opened; existing logs are never
     overwritten without --force. The logs' paths are printed on stderr.
     """
+    from checkraise.arena.match import refuse_interactive
+    from checkraise.protocol.dealer import check_player_name
+    from checkraise.protocol.errors import MatchAbortedError, MatchSetupError
+    from checkraise.protocol.gamedef import load_gamedef
+    from checkraise.protocol.log import check_new_log
+    from checkraise.protocol.match import (
+        duplicate_log_paths,
+        player_names,
+        run_duplicate,
+        run_match,
+    )
+    from checkraise.protocol.matchstate import format_value
     agent_names = _names(agents, more_agents, "agents")
     limits = _limits(t_response, t_hand, t_per_hand, 60_000)
     if duplicate and swap:

@@ -11,13 +11,9 @@ from pathlib import Path
 
 import typer
 
-from checkraise.arena.series import run_tournaments
-from checkraise.arena.tournament import TournamentConfig
-from checkraise.cards import format_cards, parse_cards
 from checkraise.cli.main import app
 from checkraise.cli.match_cmd import hands_progress
 from checkraise.cli.tournament_cmd import print_standings
-from checkraise.evaluator import CATEGORY_NAMES, category, evaluate
 
 __all__ = ["DEMO_AGENTS", "demo_command"]
 
@@ -34,6 +30,12 @@ def demo_command(
     workers: int = typer.Option(0, "--workers", help="Processes (0 = one per core)."),
 ) -> None:
     """A short tour: evaluate two hands, then a 6-player tournament series of the built-in bots."""
+    # Imported here, not at the top: `checkraise --help` need not load numba and the arena.
+    from checkraise.arena.series import run_tournaments
+    from checkraise.arena.tournament import TournamentConfig
+    from checkraise.cards import format_cards, parse_cards
+    from checkraise.evaluator import CATEGORY_NAMES, category, evaluate
+
     for text in ("As Ks Qs Js Ts 2c 3d", "Ah Ad Kc Kd 7s 7h 2c"):
         cards = parse_cards(text)
         print(f"{format_cards(cards)}  ->  {CATEGORY_NAMES[category(evaluate(cards))]}")

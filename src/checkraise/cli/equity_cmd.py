@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from checkraise.cli.main import app
-from checkraise.equity import EquityError, EquityResult, Method, equity, exact_cost
+
+if TYPE_CHECKING:
+    from checkraise.equity import EquityResult
 
 
 @app.command("equity")
@@ -30,6 +31,10 @@ def equity_command(
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
     """Equity (win + tie share), win and tie of each player; exact when small, else MC."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from checkraise.equity import EquityError, Method, equity
     specs: list[str | None] = list(players)
     if num_players:
         if num_players < len(specs):
@@ -100,6 +105,9 @@ def _exact_with_progress(
     specs: Sequence[str | None], board: str | None, dead: str | None
 ) -> EquityResult:
     """Exact equity; when it looks long, the estimate first and a progress bar on stderr."""
+    from rich.console import Console
+
+    from checkraise.equity import Method, equity, exact_cost
     cost = exact_cost(specs, board, dead)
     if cost.seconds <= BAR_SECONDS:
         return equity(specs, board, dead, method=Method.EXACT)

@@ -6,9 +6,9 @@ import json
 
 import typer
 
-from checkraise.cards import format_cards, parse_cards
 from checkraise.cli.main import app
-from checkraise.evaluator import CATEGORY_NAMES, NUM_RANKS, best_five, category, evaluate
+
+# The evaluator (numba, tables) is imported inside the command, so that `--help` stays light.
 
 
 @app.command("eval")
@@ -20,6 +20,9 @@ def eval_command(
 
     The rank runs from 1 (7-5-4-3-2 offsuit) to 7462 (royal flush); higher wins.
     """
+    from checkraise.cards import format_cards, parse_cards
+    from checkraise.evaluator import CATEGORY_NAMES, NUM_RANKS, best_five, category, evaluate
+
     parsed = parse_cards(" ".join(cards))
     rank = evaluate(parsed)
     five = best_five(parsed)

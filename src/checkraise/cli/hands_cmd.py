@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from checkraise.cli.main import app
+from checkraise.errors import CheckraiseError
+
+if TYPE_CHECKING:
+    import sqlite3
 
 hands_app = typer.Typer(
     help="Hand histories: import PokerStars text and ACPC logs, statistics, export.",
@@ -33,22 +39,30 @@ def import_command(
     says were collected; a file with a bad hand is reported and leaves the database as
     it was. Exit status 2 when any file was rejected.
     """
-    from rich.progress import Progress
-
     from checkraise.histories.database import open_database
     from checkraise.histories.importer import FileReport, import_files
-    from checkraise.protocol.gamedef import load_gamedef
 
-    gamedef = load_gamedef(game) if game is not None else None
+    gamedef = None
+    if game is not None:
+        from checkraise.protocol.gamedef import load_gamedef
+
+        gamedef = load_gamedef(game)
     db = open_database(db_path)
     try:
-        with Progress(transient=True, disable=as_json) as progress:
-            task = progress.add_task("importing", total=len(files))
+        if as_json or not sys.stderr.isatty():
+            # No one sees a progress bar here: spare the import of rich (a tenth of the
+            # time of a whole Pluribus import).
+            reports = import_files(db, files, game=gamedef)
+        else:
+            from rich.progress import Progress
 
-            def advance(report: FileReport) -> None:
-                progress.update(task, advance=1, description=Path(report.path).name)
+            with Progress(transient=True) as progress:
+                task = progress.add_task("importing", total=len(files))
 
-            reports = import_files(db, files, game=gamedef, on_file=advance)
+                def advance(report: FileReport) -> None:
+                    progress.update(task, advance=1, description=Path(report.path).name)
+
+                reports = import_files(db, files, game=gamedef, on_file=advance)
     finally:
         db.close()
     bad = [r for r in reports if not r.ok]
@@ -63,6 +77,27 @@ def import_command(
             typer.echo(f"rejected {r.path}: {r.error}", err=True)
     if bad:
         raise typer.Exit(2)
+
+
+def _check_player(db: sqlite3.Connection, db_path: Path, player: str) -> None:
+    """Raise naming ``player`` and some players the database does hold, if it has none."""
+    import difflib
+
+    from checkraise.histories.database import player_names
+
+    names = player_names(db)
+    if player in names:
+        return
+    if not names:
+        raise CheckraiseError(f"no hands of player {player!r}: {str(db_path)!r} holds no hands")
+    by_lower = {n.lower(): n for n in reversed(names)}  # the most hands wins a clash
+    close = [by_lower[m] for m in difflib.get_close_matches(player.lower(), list(by_lower), n=3)]
+    shown = list(dict.fromkeys(close + names))[:8]  # close matches, then the most hands
+    more = f" and {len(names) - len(shown)} more" if len(names) > len(shown) else ""
+    raise CheckraiseError(
+        f"no hands of player {player!r} in {str(db_path)!r}: players are "
+        f"{', '.join(repr(n) for n in shown)}{more}"
+    )
 
 
 @hands_app.command("stats")
@@ -85,9 +120,12 @@ def stats_command(
     from checkraise.histories.stats import player_stats
 
     if not db_path.exists():
-        raise ValueError(f"hand database {str(db_path)!r} does not exist: run 'hands import'")
+        raise CheckraiseError(
+            f"hand database {str(db_path)!r} does not exist: run 'hands import'")
     db = open_database(db_path)
     try:
+        if player is not None:
+            _check_player(db, db_path, player)
         lines = player_stats(db, player=player, positions=tuple(position),
                              by_position=by_position)
         lines.sort(key=lambda s: (s.player if by_position else "",
@@ -137,9 +175,10 @@ def export_command(
     from checkraise.histories.pokerstars import format_hands
 
     if fmt not in ("pokerstars", "acpc"):
-        raise ValueError(f"unknown format {fmt!r}: expected pokerstars or acpc")
+        raise CheckraiseError(f"unknown format {fmt!r}: expected pokerstars or acpc")
     if not db_path.exists():
-        raise ValueError(f"hand database {str(db_path)!r} does not exist: run 'hands import'")
+        raise CheckraiseError(
+            f"hand database {str(db_path)!r} does not exist: run 'hands import'")
     db = open_database(db_path)
     try:
         hands = list(load_hands(db))

@@ -3,6 +3,11 @@
 Each command lives in its own module under ``checkraise.cli`` and registers
 itself on :data:`app`; this module only imports them and turns bad-input errors
 into one line on stderr with exit status 2.
+
+Start-up is kept light: the command modules import the library (numba kernels,
+evaluator tables, matplotlib, rich) inside their command functions, so that
+``checkraise --help`` costs little more than importing numpy
+(``benchmarks/bench_startup.py`` measures it).
 """
 
 from __future__ import annotations
@@ -12,7 +17,15 @@ import sys
 
 import typer
 
-__all__ = ["app", "main", "run"]
+from checkraise.cli._help import use_widowless_help
+
+__all__ = ["app", "main", "run", "version"]
+
+# Help is rendered by the plain formatter (rich_markup_mode=None; see cli/_help.py): it
+# rewraps each paragraph to the terminal width and shows flags without a type, where
+# typer's rich panels print ``<bool>`` beside every flag and break docstring lines a
+# second time in narrow terminals. Lines stop at 120 columns on wide terminals.
+HELP_WIDTH = 120
 
 app = typer.Typer(
     name="checkraise",
@@ -20,7 +33,38 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"max_content_width": HELP_WIDTH},
 )
+
+
+def version() -> str:
+    """The installed package's version (``pyproject.toml``), else ``checkraise.__version__``."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("checkraise")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        from checkraise import __version__
+
+        return __version__
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        print(f"checkraise {version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    show_version: bool = typer.Option(
+        False, "--version", help="Print the version and exit.", callback=_print_version,
+        is_eager=True,
+    ),
+) -> None:
+    del show_version  # handled by its eager callback
 
 # Command modules, imported for their side effect of registering on ``app``.
 COMMAND_MODULES = [
@@ -46,7 +90,7 @@ for _name in COMMAND_MODULES:
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; return the process exit status."""
     try:
-        app(args=argv, prog_name="checkraise")
+        use_widowless_help(typer.main.get_command(app))(args=argv, prog_name="checkraise")
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)

@@ -9,23 +9,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
-from checkraise.agents.base import split_agent_specs
-from checkraise.arena.match import refuse_interactive, summary_line
-from checkraise.arena.outfolder import claim_out_folder
-from checkraise.arena.report import write_match_report
-from checkraise.arena.ring import RingConfig, play_ring
 from checkraise.cli.main import app
-from checkraise.engine import RuleSet
+from checkraise.engine.config import RuleSet  # light; typer reads the annotation
 from checkraise.errors import CheckraiseError
 
 MATCH_FILES = ("results.json", "report.md", "mbb.png")
@@ -70,6 +56,15 @@ def hands_progress(
     total: int, label: str, enabled: bool = True
 ) -> Iterator[Callable[[int], None]]:
     """A rich progress bar on stderr counting hands; yields ``advance(n)``."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
     if not enabled:
         yield _ignore
         return
@@ -114,6 +109,11 @@ def match_command(
     n times for n agents), which removes most of the luck of the cards.
     """
     # Everything is checked before the progress bar appears.
+    from checkraise.agents.base import split_agent_specs
+    from checkraise.arena.match import refuse_interactive, summary_line
+    from checkraise.arena.outfolder import claim_out_folder
+    from checkraise.arena.report import write_match_report
+    from checkraise.arena.ring import RingConfig, play_ring
     check_workers(workers)
     check_seed(seed)
     small, big = parse_blinds(blinds)

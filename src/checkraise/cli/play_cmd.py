@@ -4,27 +4,13 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
-from checkraise.agents.base import (
-    Agent,
-    agent_help,
-    call_begin_hand,
-    call_end_hand,
-    make_agent,
-    split_agent_specs,
-)
-from checkraise.agents.human import HumanAgent, QuitGame
-from checkraise.arena.outfolder import claim_out_folder
-from checkraise.arena.report import places
-from checkraise.arena.ring import seed_int
-from checkraise.arena.table import log_names
-from checkraise.arena.tournament import TournamentConfig, play_tournament
 from checkraise.cli.main import app
 from checkraise.cli.match_cmd import parse_blinds
 from checkraise.errors import CheckraiseError
@@ -33,6 +19,7 @@ PLAY_LOGS = re.compile(r"rep-\d{4,}\.(?:log|txt)")
 """The hand logs a session writes into ``--out/logs``."""
 
 if TYPE_CHECKING:
+    from checkraise.agents.base import Agent
     from checkraise.engine import Action, Observation, TableConfig
 
 __all__ = ["PlayError", "play_command"]
@@ -40,18 +27,6 @@ __all__ = ["PlayError", "play_command"]
 
 class PlayError(CheckraiseError):
     """Bad options for ``checkraise play`` (seats, opponents, name)."""
-
-
-@dataclass(frozen=True)
-class _NamedConfig(TournamentConfig):
-    """A tournament whose players carry given names (the human's ``--name``) in logs."""
-
-    names: tuple[str, ...] = ()
-
-    @property
-    def labels(self) -> list[str]:
-        """The given names."""
-        return list(self.names)
 
 
 class _Watched:
@@ -68,17 +43,26 @@ class _Watched:
     def begin_hand(
         self, seat: int, config: TableConfig, hole_cards: tuple[int, ...], hand_number: int
     ) -> None:
+        from checkraise.agents.base import call_begin_hand
+
         call_begin_hand(self.agent, seat, config, hole_cards, hand_number)
 
     def end_hand(self, observation: Observation, payoffs: tuple[int | Fraction, ...]) -> None:
         start = observation.config.stacks
         self.note[:] = [tuple(start[s] + payoffs[s] for s in range(len(start)))]
+        from checkraise.agents.base import call_end_hand
+
         call_end_hand(self.agent, observation, payoffs)
 
 
+# Written out so that `--help` need not import the agents (and numpy) to list them;
+# tests/cli/test_startup.py checks it against the registry.
+OPPONENT_NAMES = (
+    "allin, call, checkfold, equity, handreader (alias fold), heuristic, raise or random"
+)
 _OPPONENTS_HELP = (
     "Opponent agent specs, comma-separated; repeated in turn to fill the seats. "
-    f"Agents: {agent_help()}."
+    f"Agents: {OPPONENT_NAMES}."
 )
 
 
@@ -106,6 +90,13 @@ def play_command(
     Amounts count this street only, as in a card room ("raise to 300" on the flop is 300
     on the flop, whatever went in before). Bad input is asked again.
     """
+    from checkraise.agents.base import make_agent, split_agent_specs
+    from checkraise.agents.human import HumanAgent, QuitGame
+    from checkraise.arena.outfolder import claim_out_folder
+    from checkraise.arena.report import places
+    from checkraise.arena.ring import seed_int
+    from checkraise.arena.table import log_names
+    from checkraise.arena.tournament import TournamentConfig, play_tournament
     if not 2 <= seats <= 10:
         raise PlayError(f"invalid seats {seats!r}: expected 2..10 players, you included")
     specs = split_agent_specs(opponents)
@@ -122,7 +113,7 @@ def play_command(
             f"invalid --name {name!r}: expected a non-empty name other than the bots' "
             f"({', '.join(labels[1:])})"
         )
-    config = _NamedConfig(config.agents, hands, small, big, chips, 1, chips, names=tuple(labels))
+    config = replace(config, names=tuple(labels))
     if out is not None:
         claim_out_folder(out, (), PLAY_LOGS, force=force, command="play")
     human = HumanAgent(say=typer.echo)

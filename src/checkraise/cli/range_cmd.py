@@ -6,9 +6,7 @@ import json
 
 import typer
 
-from checkraise.cards import COMBO_CARDS, format_card
 from checkraise.cli.main import app
-from checkraise.ranges import Range, RangeParseError
 
 
 @app.command("range")
@@ -18,6 +16,8 @@ def range_command(
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
     """List a range's combos (with weights) and the percentage of all 1,326 hands."""
+    from checkraise.cards import COMBO_CARDS, format_card
+    from checkraise.ranges import Range, RangeParseError
     if not text.replace(",", " ").strip():
         # Range("") is the library's empty range; on the command line it is a mistake.
         raise RangeParseError(

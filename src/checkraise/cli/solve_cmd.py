@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from checkraise.cli.main import app
 from checkraise.errors import CheckraiseError, one_of
-from checkraise.games import GAME_NAMES, build_tree, load_game
-from checkraise.solvers import ALGORITHMS, expected_values, make_solver
-from checkraise.solvers.trace import SolveTrace, plot_traces, run_solver
+
+if TYPE_CHECKING:
+    from checkraise.solvers.trace import SolveTrace
 
 __all__ = ["solve_command"]
+
+# checkraise.games.GAME_NAMES and checkraise.solvers.ALGORITHMS, written out so that
+# `--help` does not import the games and the numba solvers to print them
+# (tests/cli/test_startup.py checks that they agree).
+GAME_NAMES = ("kuhn", "kuhn3", "leduc")
+ALGORITHM_NAMES = (
+    "cfr", "cfr-sim", "cfr+", "lcfr", "dcfr", "cs-cfr", "es-mccfr", "os-mccfr", "xfp",
+)
 
 
 def _file_name(algorithm: str) -> str:
@@ -26,7 +32,7 @@ def _file_name(algorithm: str) -> str:
 @app.command("solve")
 def solve_command(
     game_name: str = typer.Argument(..., help=f"Game: {', '.join(GAME_NAMES)}."),
-    algo: str = typer.Option("cfr+", "--algo", help=f"Algorithm: {', '.join(ALGORITHMS)}."),
+    algo: str = typer.Option("cfr+", "--algo", help=f"Algorithm: {', '.join(ALGORITHM_NAMES)}."),
     compare: str = typer.Option(
         "", "--compare", help="Comma-separated algorithms to run one after another and chart."
     ),
@@ -49,6 +55,20 @@ def solve_command(
     Seconds count solver iterations only, not start-up or the best responses that
     measure exploitability.
     """
+    # Imported here, not at the top: `checkraise --help` need not load numba and rich.
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from checkraise.games import build_tree, load_game
+    from checkraise.solvers import ALGORITHMS, expected_values, make_solver
+    from checkraise.solvers.trace import plot_traces, run_solver
+
     game = load_game(game_name)
     names = [a.strip() for a in (compare or algo).split(",") if a.strip()]
     for name in names:

@@ -4,20 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from checkraise.agents.base import split_agent_specs
-from checkraise.arena.match import refuse_interactive
-from checkraise.arena.series import (
-    OutFolderError,
-    SeriesError,
-    SeriesResult,
-    check_out_folder,
-    run_tournaments,
-)
-from checkraise.arena.tournament import TournamentConfig
 from checkraise.cli.main import app
+
+if TYPE_CHECKING:
+    from checkraise.arena.series import SeriesResult
 from checkraise.cli.match_cmd import check_seed, check_workers, hands_progress, parse_blinds
 
 __all__ = ["print_standings", "tournament_command"]
@@ -75,6 +69,15 @@ def tournament_command(
     frequencies, with charts. Results do not depend on --workers.
     """
     # Everything is checked before the progress bar or any file appears.
+    from checkraise.agents.base import split_agent_specs
+    from checkraise.arena.match import refuse_interactive
+    from checkraise.arena.series import (
+        OutFolderError,
+        SeriesError,
+        check_out_folder,
+        run_tournaments,
+    )
+    from checkraise.arena.tournament import TournamentConfig
     if resume and out is None:
         raise OutFolderError("--resume needs --out: the folder of the run to continue")
     if resume and force:

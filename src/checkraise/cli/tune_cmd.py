@@ -6,20 +6,9 @@ import json
 from pathlib import Path
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
-from checkraise.agents.profiles import load_profile
 from checkraise.cli.main import app
 from checkraise.cli.match_cmd import parse_blinds
-from checkraise.tuning import TuneConfig, tune
 
 __all__ = ["tune_command"]
 
@@ -73,6 +62,20 @@ def tune_command(
     play the opponent on the same deals (both seatings) and the trimmed mean over
     batches decides. After each sweep the opponent is replaced by the new profile.
     """
+    # Imported here, not at the top: `checkraise --help` need not load numba and rich.
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from checkraise.agents.profiles import load_profile
+    from checkraise.tuning import TuneConfig, tune
+
     small, big = parse_blinds(blinds)
     config = TuneConfig(
         sweeps=sweeps, steps=steps, batches=batches, batch_size=batch_size, trim=trim,

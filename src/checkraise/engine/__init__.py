@@ -16,19 +16,48 @@ Examples
 
 from __future__ import annotations
 
-from checkraise.engine.actions import (
-    Action,
-    ActionEvent,
-    ActionKind,
-    DealEvent,
-    Event,
-    IllegalActionError,
-    LegalActions,
-)
-from checkraise.engine.config import Betting, RuleSet, TableConfig
-from checkraise.engine.observation import Observation
-from checkraise.engine.showdown import Pot, pots
-from checkraise.engine.state import State
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from checkraise.engine.actions import (
+        Action,
+        ActionEvent,
+        ActionKind,
+        DealEvent,
+        Event,
+        IllegalActionError,
+        LegalActions,
+    )
+    from checkraise.engine.config import Betting, RuleSet, TableConfig
+    from checkraise.engine.observation import Observation
+    from checkraise.engine.showdown import Pot, pots
+    from checkraise.engine.state import State
+
+# Public name -> its module, imported on first use (PEP 562): the CLI reads RuleSet from
+# engine.config for its --help without loading the state machine and numpy.
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(("Action", "ActionEvent", "ActionKind", "DealEvent", "Event",
+                     "IllegalActionError", "LegalActions"), "checkraise.engine.actions"),
+    **dict.fromkeys(("Betting", "RuleSet", "TableConfig"), "checkraise.engine.config"),
+    "Observation": "checkraise.engine.observation",
+    "Pot": "checkraise.engine.showdown",
+    "pots": "checkraise.engine.showdown",
+    "State": "checkraise.engine.state",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # later look-ups skip this function
+        return value
+    raise AttributeError(f"module 'checkraise.engine' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "Action",

@@ -27,12 +27,12 @@ __all__ = ["Pot", "Result", "pots", "settle"]
 
 
 def _load_rank_fn() -> Callable[[Sequence[int]], int]:
-    # Imported on the first showdown: the evaluator loads numba, which a program
-    # that only deals and folds (or the CLI's --help) should not wait for.
-    from checkraise import evaluator
+    # Plain Python, not the evaluator: a showdown ranks a few hands, and the evaluator
+    # loads numba and builds its tables (half a second) before the first one, longer
+    # than replaying thousands of hands takes ('checkraise hands import').
+    from checkraise.engine._rank import rank_key
 
-    fn: Callable[[Sequence[int]], int] = getattr(evaluator, "evaluate_ints", evaluator.evaluate)
-    return fn
+    return rank_key
 
 
 _rank_fn: list[Callable[[Sequence[int]], int]] = []

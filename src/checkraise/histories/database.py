@@ -17,10 +17,17 @@ Version 2 adds to ``seats`` the per-seat counts of :mod:`checkraise.histories.st
 ``(player_id, position)``, so that per-player statistics are one indexed aggregate;
 it fills them for the hands already stored.
 
-Storage: the file is kept in SQLite's write-ahead-log mode with ``synchronous = FULL``
-(set by :func:`open_database`): each file's import is one transaction, atomic, and
-durable once committed, at one log sync per commit. Inserts bind only exact ints,
-floats and strings (``sqlite3`` adapts anything else, bools included, far more slowly).
+Storage: the file is kept in SQLite's write-ahead-log mode with ``synchronous = NORMAL``
+(set by :func:`open_database`): each file's import is one transaction, atomic (a
+failing file, a crash or a power cut leaves the database as it was before that
+file), and a commit costs no disk sync; the log is synced at checkpoints. A power
+cut (not a crash of the program) may lose the last files committed before it; they
+are then simply imported again. Inserts bind only exact ints, floats and strings
+(``sqlite3`` adapts anything else, bools included, far more slowly).
+
+A path that cannot hold a hand database (no such folder, a folder, a file that is
+not SQLite or is another program's SQLite database) raises :class:`HandDatabaseError`
+naming the path and the reason; such a file is left untouched.
 
 The version lives in ``PRAGMA user_version``; :func:`open_database` applies the
 missing migrations in order, each in its own transaction. A migration is a Python
@@ -50,16 +57,24 @@ from pathlib import Path
 from typing import Final
 
 from checkraise.cards import format_card, parse_cards
+from checkraise.errors import CheckraiseError
 from checkraise.histories.record import HandAction, HandRecord, Move, PlayerSeat
 from checkraise.histories.stats import seat_columns
 
 __all__ = [
     "SCHEMA_VERSION",
+    "HandDatabaseError",
     "existing_keys",
     "insert_hands",
     "load_hands",
     "open_database",
+    "player_names",
 ]
+
+
+class HandDatabaseError(CheckraiseError):
+    """A path that cannot be opened as a hand database; the message names it and why."""
+
 
 _V1: Final = """
 CREATE TABLE players (
@@ -186,31 +201,72 @@ _ACTION_INSERT: Final = "INSERT INTO actions VALUES (?,?,?,?,?,?,?,?)"
 def open_database(path: str | Path) -> sqlite3.Connection:
     """Open (creating if needed) a hand database and bring its schema up to date.
 
-    Raises ``ValueError`` for a database written by a newer checkraise.
+    Raises :class:`HandDatabaseError` for a path in a folder that does not exist, a
+    folder, a file that is not an SQLite database, an SQLite database of another
+    program (tables but no checkraise schema version) and a database written by a
+    newer checkraise; the file is not changed.
 
     Examples
     --------
     >>> db = open_database(":memory:")
     >>> db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     True
+    >>> open_database("/no/such/h.sqlite")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    checkraise.histories.database.HandDatabaseError: ... folder '/no/such' does not exist
     """
-    db = sqlite3.connect(str(path), isolation_level=None)
+    name = str(path)
+    if name != ":memory:":
+        where = Path(path)
+        if where.is_dir():
+            raise HandDatabaseError(f"hand database {name!r} is a folder: expected a file")
+        if not where.exists() and not where.parent.is_dir():
+            raise HandDatabaseError(f"cannot create hand database {name!r}: folder "
+                                    f"{str(where.parent)!r} does not exist")
+    try:
+        db = sqlite3.connect(name, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise HandDatabaseError(f"cannot open hand database {name!r}: {exc}") from exc
+    try:
+        _prepare(db, name)
+    except sqlite3.DatabaseError as exc:
+        db.close()
+        raise HandDatabaseError(f"cannot use {name!r} as a hand database: {exc}") from exc
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _prepare(db: sqlite3.Connection, name: str) -> None:
+    """Check that ``db`` is ours (or empty), set the journal, run missing migrations."""
     db.execute("PRAGMA foreign_keys = ON")
+    # The first read of the file: "file is not a database" surfaces here.
     version = int(db.execute("PRAGMA user_version").fetchone()[0])
     if version > SCHEMA_VERSION:
-        db.close()
-        raise ValueError(
-            f"hand database {str(path)!r} has schema version {version}; this checkraise "
+        raise HandDatabaseError(
+            f"hand database {name!r} has schema version {version}; this checkraise "
             f"reads versions up to {SCHEMA_VERSION}"
         )
-    # Write-ahead log: a commit appends the new pages to the log and syncs it once,
-    # where the default rollback journal syncs journal and database several times.
-    # synchronous = FULL keeps every committed import durable across a power cut (with
-    # NORMAL, WAL may lose the last commits); atomicity is the same in both modes.
+    if version == 0:
+        tables = [r[0] for r in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name LIMIT 4")]
+        if tables:
+            raise HandDatabaseError(
+                f"{name!r} is an SQLite database of another program (tables "
+                f"{', '.join(tables)}), not a checkraise hand database: expected a new file "
+                "or one written by 'checkraise hands import'"
+            )
+    # Write-ahead log: a commit appends the new pages to the log, where the default
+    # rollback journal rewrites and syncs journal and database several times. With
+    # synchronous = NORMAL a commit does not wait for the disk (the log is synced at
+    # checkpoints): a transaction stays atomic, and only a power cut, not a crash of
+    # the program, may lose the last commits (see the module docstring).
     # A ":memory:" database keeps its own journal; a read-only one keeps the one it has.
     with contextlib.suppress(sqlite3.OperationalError):
         db.execute("PRAGMA journal_mode = WAL")
-    db.execute("PRAGMA synchronous = FULL")
+    db.execute("PRAGMA synchronous = NORMAL")
     for number in range(version + 1, SCHEMA_VERSION + 1):
         db.execute("BEGIN")
         try:
@@ -220,7 +276,25 @@ def open_database(path: str | Path) -> sqlite3.Connection:
         except BaseException:
             db.execute("ROLLBACK")
             raise
-    return db
+
+
+def player_names(db: sqlite3.Connection, limit: int | None = None) -> list[str]:
+    """Names of the players with hands in ``db``, most hands first (ties by name).
+
+    Examples
+    --------
+    >>> from checkraise.histories.pokerstars import EXAMPLE, parse_text
+    >>> db = open_database(":memory:")
+    >>> _ = insert_hands(db, parse_text(EXAMPLE))
+    >>> player_names(db, limit=2)
+    ['A', 'B']
+    """
+    rows = db.execute(
+        "SELECT p.name FROM players p JOIN seats s ON s.player_id = p.id "
+        "GROUP BY p.id ORDER BY COUNT(*) DESC, p.name LIMIT ?",
+        (-1 if limit is None else limit,),
+    )
+    return [r[0] for r in rows]
 
 
 def existing_keys(db: sqlite3.Connection, hands: Sequence[HandRecord]) -> set[tuple[str, str]]:
@@ -271,14 +345,19 @@ def insert_hands(db: sqlite3.Connection, hands: Sequence[HandRecord]) -> int:
     """Insert the hands not yet stored, in one transaction; return how many were added.
 
     Hands already present (same site and hand number) are skipped, so importing a
-    file twice adds nothing. On any error nothing is written.
+    file twice adds nothing. On any error nothing is written; what the database
+    refuses (disk full, locked, read-only) raises :class:`HandDatabaseError`.
     """
     db.execute("BEGIN")
     try:
         added = _insert(db, hands)
         db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
+    except BaseException as exc:
+        # SQLite may have rolled back already (some I/O errors end the transaction).
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise HandDatabaseError(f"the hand database refused the hands: {exc}") from exc
         raise
     return added
 

@@ -1,0 +1,133 @@
+"""The README's tour runs as written: every command of its ``sh`` block exits 0.
+
+The commands run from a folder laid out like a fresh clone (``examples/`` of this
+repository, and ``../shared`` beside it holding the shared data, as in CI), through
+the CLI's ``main()`` in this process; a line ending in ``&`` runs in a background
+process, as the shell would run it. ``*`` is expanded as the shell expands it, and
+``play`` reads a quit from its input. One liberty: the two fixed ports of the
+dealer/client example become free ports, so that the test never meets a busy one.
+"""
+
+from __future__ import annotations
+
+import glob
+import io
+import os
+import shlex
+import socket
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from checkraise.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+SHARED = ROOT / ".." / "shared"
+
+
+def tour_commands(text: str) -> list[tuple[list[str], bool]]:
+    """``(argv after 'checkraise', in background)`` for each command of the tour's sh block."""
+    section = text[text.index("## A short tour"):]
+    section = section[: section.find("\n## ", 1)]
+    block = section[section.index("```sh\n") + 6:]
+    block = block[: block.index("```")]
+    commands = []
+    for line in block.replace("\\\n", " ").splitlines():
+        words = shlex.split(line, comments=True)
+        if not words:
+            continue
+        background = words[-1] == "&"
+        if background:
+            words = words[:-1]
+        assert words[0] == "checkraise", line
+        commands.append((words[1:], background))
+    return commands
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _expand(words: list[str], ports: dict[str, str]) -> list[str]:
+    out: list[str] = []
+    for word in words:
+        if "*" in word:
+            matches = sorted(glob.glob(word))
+            assert matches, f"{word} matches no file"
+            out += matches
+        else:
+            out.append(ports.get(word, word))
+    return out
+
+
+def test_tour_parses_into_checkraise_commands() -> None:
+    commands = tour_commands(README.read_text(encoding="utf-8"))
+    assert len(commands) >= 15
+    names = {words[0] for words, _ in commands}
+    assert {"eval", "equity", "match", "tournament", "play", "solve", "acpc", "hands",
+            "predict", "predict-eval", "tune"} <= names
+    # No placeholders left (GAMEFILE, HANDFILE, HOST, PORT, N, S, bad.json).
+    for words, _ in commands:
+        for word in words:
+            assert not (word.isupper() and len(word) > 1 and word.isalpha()), words
+            assert word != "bad.json"
+
+
+@pytest.mark.slow
+def test_every_tour_command_runs_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (SHARED / "data" / "pluribus").is_dir(), (
+        f"the shared data is missing at {SHARED.resolve()}: the README's tour reads it")
+    clone = tmp_path / "checkraise"
+    clone.mkdir()
+    (clone / "examples").symlink_to(ROOT / "examples")
+    (tmp_path / "shared").symlink_to(SHARED.resolve())
+    monkeypatch.chdir(clone)
+    ports = {"18791": str(_free_port()), "18792": str(_free_port())}
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT / "src"), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    background: list[tuple[list[str], subprocess.Popen[str]]] = []
+    try:
+        for words, in_background in tour_commands(README.read_text(encoding="utf-8")):
+            argv = _expand(words, ports)
+            if in_background:
+                proc = subprocess.Popen(
+                    [sys.executable, "-m", "checkraise.cli.main", *argv], cwd=clone, env=env,
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                background.append((argv, proc))
+                if argv[:2] == ["acpc", "dealer"]:
+                    # As the README says: the dealer prints its ports once it listens.
+                    assert proc.stdout is not None
+                    assert proc.stdout.readline().split() == list(ports.values())
+                continue
+            if argv[0] == "play":
+                monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+            status = main(argv)
+            captured = capsys.readouterr()
+            assert status == 0, (argv, captured.err[-2000:])
+        for argv, proc in background:
+            _, err = proc.communicate(timeout=300)
+            assert proc.returncode == 0, (argv, err[-2000:])
+    finally:
+        for _, proc in background:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+    # What the tour says it makes is there.
+    made = clone / "out"
+    assert (made / "t1" / "report.md").is_file()
+    assert (made / "kuhn" / "exploitability.png").is_file()
+    assert (made / "tune" / "profile.json").is_file()
+    assert (made / "stats" / "winnings.png").is_file()
+    assert list((made / "ranges").glob("range-*.png"))
+    db = sqlite3.connect(made / "hands.sqlite")
+    assert db.execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 4930
+    db.close()
+    assert (clone / "acpc-out" / "hosted.log").is_file()
