@@ -160,8 +160,10 @@ class Abstraction:
             with np.load(p, allow_pickle=False) as npz:
                 arrays = {k: npz[k] for k in npz.files}
         except (OSError, ValueError, EOFError) as exc:
+            # np.load takes any non-zip file for a pickle, which it refuses to read.
+            why = "not an .npz archive" if "pickled" in str(exc) else str(exc)
             raise AbstractionFileError(
-                f"{str(p)!r} is not a readable .npz abstraction file ({exc})"
+                f"{str(p)!r} is not a readable .npz abstraction file ({why})"
             ) from None
         if "header" not in arrays:
             raise AbstractionFileError(f"{str(p)!r} has no header array; not an abstraction")

@@ -12,12 +12,17 @@ evaluator tables, matplotlib, rich) inside their command functions, so that
 
 from __future__ import annotations
 
+import errno
 import importlib
+import json
+import socket
 import sys
+import traceback
 
 import typer
 
 from checkraise.cli._help import use_widowless_help
+from checkraise.errors import CheckraiseError
 
 __all__ = ["app", "main", "run", "version"]
 
@@ -87,19 +92,52 @@ for _name in COMMAND_MODULES:
     importlib.import_module(_name)
 
 
+# Errors of the user's surroundings rather than of checkraise: a path that is missing,
+# a folder where a file is expected, no permission, a full disk, a dealer not listening.
+_USER_OS_ERRORS = (
+    FileNotFoundError, FileExistsError, IsADirectoryError, NotADirectoryError,
+    PermissionError, ConnectionError, TimeoutError, socket.gaierror,
+)
+_USER_ERRNOS = frozenset({errno.ENOSPC, errno.EROFS, errno.EADDRINUSE, errno.EADDRNOTAVAIL})
+
+
+def _is_user_error(exc: BaseException) -> bool:
+    """Bad input or a problem of the machine, as opposed to a bug of ours."""
+    if isinstance(exc, CheckraiseError | json.JSONDecodeError | UnicodeDecodeError):
+        return True
+    return isinstance(exc, _USER_OS_ERRORS) or (
+        isinstance(exc, OSError) and exc.errno in _USER_ERRNOS
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; return the process exit status."""
+    """Run the CLI; return the process exit status.
+
+    Bad input (the project's :class:`~checkraise.errors.CheckraiseError` family, a
+    malformed JSON or text file) and problems of the machine (a missing file, no
+    permission, a full disk, a refused connection) print one line and return 2.
+    Anything else is a bug of ours: a short "internal error" line and the traceback,
+    status 1.
+    """
     try:
         use_widowless_help(typer.main.get_command(app))(args=argv, prog_name="checkraise")
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
-    except (ValueError, OSError) as exc:
-        print(f"checkraise: error: {exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print("checkraise: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        if _is_user_error(exc):
+            print(f"checkraise: error: {exc}", file=sys.stderr)
+            return 2
+        print(
+            "checkraise: internal error (a bug in checkraise, not in your input); please "
+            "report it with the command and this traceback:",
+            file=sys.stderr,
+        )
+        traceback.print_exc(file=sys.stderr)
+        return 1
     return 0
 
 def run() -> None:
