@@ -15,8 +15,6 @@ from checkraise.abstraction import (
     HandIndexError,
     IndexRangeError,
     StreetError,
-    class_size,
-    class_size_batch,
     hand_from_index,
     hand_index,
     index_batch,
@@ -25,6 +23,7 @@ from checkraise.abstraction import (
     unindex_batch,
 )
 from checkraise.abstraction._iso_kernels import index_cards, unindex_cards
+from checkraise.abstraction.isomorphism import class_size, class_size_batch
 from checkraise.cards import COMBO_CARDS, COMBO_CLASS, parse_cards
 from tests.naive import naive_iso_canon, naive_iso_orbit_size
 
