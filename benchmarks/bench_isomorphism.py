@@ -17,6 +17,7 @@ Usage: ``python benchmarks/bench_isomorphism.py [--n 2000000] [--repeat 3] [--al
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from collections.abc import Callable
 
@@ -24,7 +25,11 @@ import numpy as np
 import numpy.typing as npt
 
 from checkraise.abstraction import BOARD_CARDS, STREETS, index_batch, index_size, unindex_batch
-from checkraise.abstraction._iso_kernels import index_batch_kernel, unindex_batch_kernel
+from checkraise.abstraction._iso_kernels import (
+    class_size_batch_kernel,
+    index_batch_kernel,
+    unindex_batch_kernel,
+)
 
 
 def random_deals(street: int, n: int, seed: int) -> npt.NDArray[np.uint8]:
@@ -55,7 +60,9 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=2_000_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
-        "--all-river", action="store_true", help="also round-trip all 123,156,254 river classes"
+        "--all-river",
+        action="store_true",
+        help="also round-trip all 123,156,254 river classes and add up their sizes",
     )
     args = parser.parse_args()
     n = args.n
@@ -101,8 +108,24 @@ def all_river() -> None:
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     print(
         f"\nall {size:,} river classes unindexed and re-indexed: {wall:.1f} s wall, "
-        f"{cpu:.1f} s CPU ({wall / size * 1e9:.0f} ns per class for both)"
+        f"{cpu:.1f} s CPU ({cpu / size * 1e9:.0f} CPU ns per class for both)"
     )
+    # The class sizes must add up to every river deal: 1,326 hole pairs * C(50, 5) boards.
+    sizes = np.empty(chunk, dtype=np.int64)
+    total = 0
+    wall, cpu = time.perf_counter(), time.process_time()
+    for start in range(0, size, chunk):
+        idx = np.arange(start, min(size, start + chunk), dtype=np.int64)
+        class_size_batch_kernel(3, idx, sizes[: idx.size])
+        total += int(sizes[: idx.size].sum())
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    expected = 1326 * math.comb(50, 5)
+    print(
+        f"river class sizes add up to {total:,} (expected {expected:,}: "
+        f"{'ok' if total == expected else 'WRONG'}), {wall:.1f} s wall, {cpu:.1f} s CPU"
+    )
+    if total != expected:
+        raise SystemExit("river class sizes do not add up")
 
 
 if __name__ == "__main__":

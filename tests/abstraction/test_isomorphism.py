@@ -23,6 +23,7 @@ from checkraise.abstraction import (
     unindex_batch,
 )
 from checkraise.abstraction._iso_kernels import index_cards, unindex_cards
+from checkraise.abstraction.isomorphism import class_size, class_size_batch
 from checkraise.cards import COMBO_CARDS, COMBO_CLASS, parse_cards
 from tests.naive import naive_iso_canon, naive_iso_orbit_size
 
@@ -111,11 +112,13 @@ def test_every_flop_deal_is_indexed_and_the_classes_are_the_suit_orbits() -> Non
     assert changed == 0
     assert int(hits.sum()) == 1326 * 19600
     assert int(np.count_nonzero(hits)) == PUBLISHED[1]
-    # Each class is hit once per distinct deal in its orbit (naive count on a sample).
+    # Each class is hit once per distinct deal in its orbit (naive count on a sample),
+    # which is what class_size computes, for every class.
     rng = np.random.default_rng(13)
     for idx in rng.integers(0, PUBLISHED[1], 300).tolist():
         hole, board = hand_from_index(1, idx)
         assert hits[idx] == naive_iso_orbit_size((*hole, *board)), idx
+    np.testing.assert_array_equal(class_size_batch(1, np.arange(PUBLISHED[1])), hits)
 
 
 @pytest.mark.parametrize("street", [0, 1])
@@ -207,6 +210,23 @@ def test_same_index_exactly_when_the_naive_canonical_forms_agree(street: int) ->
     assert 500 < same < len(pairs) - 500  # both outcomes well represented
 
 
+@pytest.mark.parametrize("street", [0, 1, 2, 3])
+def test_class_size_is_the_naive_orbit_size(street: int) -> None:
+    rng = np.random.default_rng(40 + street)
+    indices = rng.integers(0, PUBLISHED[street], 3000)
+    sizes = class_size_batch(street, indices)
+    for idx, size, deal in zip(
+        indices.tolist(), sizes.tolist(), unindex_batch(street, indices).tolist(), strict=True
+    ):
+        assert size == naive_iso_orbit_size(deal) == class_size(street, idx)
+    assert set(sizes.tolist()) <= {1, 2, 3, 4, 6, 8, 12, 24}  # divisors of 24
+
+
+def test_preflop_and_turn_class_sizes_add_up_to_every_deal() -> None:
+    assert int(class_size_batch(0, np.arange(169)).sum()) == 1326
+    assert int(class_size_batch(2, np.arange(PUBLISHED[2])).sum()) == 1326 * 230_300
+
+
 def test_scalar_api_agrees_with_the_batch_api_and_accepts_text() -> None:
     assert hand_index(1, "AsKs", "Qs7h2d") == hand_index(1, "AhKh", "Qh7c2s")
     assert hand_index(1, "AsKs", "Qs7h2d") != hand_index(1, "AsKs", "Qh7s2d")
@@ -261,6 +281,8 @@ def test_index_unindex_round_trip_on_every_seventh_turn_class() -> None:
         (lambda: index_batch(0, np.array([[1.0, 2.0]])), HandIndexError, "float64"),
         (lambda: unindex_batch(0, [5, 169]), IndexRangeError, "169"),
         (lambda: unindex_batch(2, [[1]]), IndexRangeError, "(1, 1)"),
+        (lambda: class_size(3, 123_156_254), IndexRangeError, "123156254"),
+        (lambda: class_size_batch(5, [0]), StreetError, "5"),
     ],
 )
 def test_bad_input_raises_a_specific_error_naming_the_value(

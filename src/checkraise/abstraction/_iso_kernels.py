@@ -48,6 +48,9 @@ Kernels for other njit code (cards are ``4 * rank + suit``; nothing is checked):
     then the board in any order; at least ``2 + BOARD_CARDS[street]`` long).
 ``unindex_cards(street, index, out)``
     Write the canonical deal of ``index`` into ``out[: 2 + BOARD_CARDS[street]]``.
+``class_size_cards(street, cards)``
+    Number of deals (hole set, board set) in the class of ``cards``: the weight of
+    the class when statistics over classes must count every deal once.
 """
 
 from __future__ import annotations
@@ -70,6 +73,8 @@ __all__ = [
     "INDEX_SIZE",
     "ROUNDS",
     "checked_index_batch_kernel",
+    "class_size_batch_kernel",
+    "class_size_cards",
     "index_batch_kernel",
     "index_cards",
     "unindex_batch_kernel",
@@ -317,8 +322,34 @@ def _suit_key(code_mult: int, h: int, b: int) -> int:
 
 
 @njit
+def _sorted_keys(street: int, cards: npt.NDArray[np.uint8]) -> tuple[int, int, int, int]:
+    """The four suits' :func:`_suit_key` of the deal ``cards``, descending."""
+    c = int(cards[0])
+    hole = 1 << (13 * (c & 3) + (c >> 2))
+    c = int(cards[1])
+    hole |= 1 << (13 * (c & 3) + (c >> 2))
+    board = 0
+    width = street + 2 if street else 0  # board cards: 0, 3, 4, 5
+    for p in range(2, 2 + width):
+        c = int(cards[p])
+        board |= 1 << (13 * (c & 3) + (c >> 2))
+    k0 = _suit_key(width + 1, hole & 0x1FFF, board & 0x1FFF)
+    k1 = _suit_key(width + 1, (hole >> 13) & 0x1FFF, (board >> 13) & 0x1FFF)
+    k2 = _suit_key(width + 1, (hole >> 26) & 0x1FFF, (board >> 26) & 0x1FFF)
+    k3 = _suit_key(width + 1, hole >> 39, board >> 39)
+    # Sort descending: a five-comparator network of min/max (no unpredictable branches).
+    k0, k1 = max(k0, k1), min(k0, k1)
+    k2, k3 = max(k2, k3), min(k2, k3)
+    k0, k2 = max(k0, k2), min(k0, k2)
+    k1, k3 = max(k1, k3), min(k1, k3)
+    k1, k2 = max(k1, k2), min(k1, k2)
+    return k0, k1, k2, k3
+
+
+@njit
 def index_cards(street: int, cards: npt.NDArray[np.uint8]) -> int:
     """Dense isomorphism index of the deal ``cards`` on ``street`` (unchecked)."""
+    # The body of _sorted_keys, repeated: as a call it costs this hot kernel a quarter.
     c = int(cards[0])
     hole = 1 << (13 * (c & 3) + (c >> 2))
     c = int(cards[1])
@@ -347,6 +378,22 @@ def index_cards(street: int, cards: npt.NDArray[np.uint8]) -> int:
         + int(CFG_MULT[cfg, 2]) * _rep_select(k2 & 0xFFFFFFFF, int(CFG_RANK[cfg, 2]))
         + int(CFG_MULT[cfg, 3]) * _rep_select(k3 & 0xFFFFFFFF, int(CFG_RANK[cfg, 3]))
     )
+
+
+@njit
+def class_size_cards(street: int, cards: npt.NDArray[np.uint8]) -> int:
+    """Number of deals (hole set, board set) isomorphic to ``cards``, itself included.
+
+    24 suit permutations over the stabiliser, which permutes suits holding identical
+    (hole ranks, board ranks): ``24 / prod(m!)`` over the multiplicities ``m``.
+    """
+    k0, k1, k2, k3 = _sorted_keys(street, cards)
+    run = 1
+    fixed = 1
+    for same in (k0 == k1, k1 == k2, k2 == k3):
+        run = run + 1 if same else 1
+        fixed *= run
+    return 24 // fixed
 
 
 @njit
@@ -448,8 +495,10 @@ def index_batch_kernel(street: int, cards: npt.NDArray[np.uint8]) -> npt.NDArray
 def checked_index_batch_kernel(
     street: int, cards: npt.NDArray[np.uint8], out: npt.NDArray[np.int64]
 ) -> int:
-    """Index each row of ``cards`` into ``out``; stop at the first row with a card above 51
-    or a repeated card and return its number (-1 when every row was valid)."""
+    """Index the rows of ``cards`` into ``out`` until one is invalid; return its row or -1.
+
+    A row is invalid when a card is above 51 or repeated.
+    """
     width = 2 + (0, 3, 4, 5)[street]
     for i in range(cards.shape[0]):
         seen = 0
@@ -460,6 +509,17 @@ def checked_index_batch_kernel(
             seen |= 1 << c
         out[i] = index_cards(street, cards[i])
     return -1
+
+
+@njit
+def class_size_batch_kernel(
+    street: int, indices: npt.NDArray[np.int64], out: npt.NDArray[np.int64]
+) -> None:
+    """Class size (see :func:`class_size_cards`) of each index into ``out`` (unchecked)."""
+    cards = np.empty(7, dtype=np.uint8)
+    for i in range(indices.shape[0]):
+        unindex_cards(street, indices[i], cards)
+        out[i] = class_size_cards(street, cards)
 
 
 @njit

@@ -50,6 +50,8 @@ __all__ = [
     "HandIndexError",
     "IndexRangeError",
     "StreetError",
+    "class_size",
+    "class_size_batch",
     "hand_from_index",
     "hand_index",
     "index_batch",
@@ -201,6 +203,23 @@ def _raise_bad_row(arr: npt.NDArray[np.integer], row: int) -> None:
     raise HandIndexError(f"repeated card in row {row} ({cards})")
 
 
+def _indices(street: int, indices: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    idx = np.asarray(indices)
+    if idx.ndim != 1 or not (idx.size == 0 or np.issubdtype(idx.dtype, np.integer)):
+        raise IndexRangeError(
+            f"invalid indices of shape {idx.shape} and dtype {idx.dtype}: "
+            "expected a one-dimensional integer array"
+        )
+    size = int(_k.INDEX_SIZE[street])
+    bad = np.flatnonzero((idx < 0) | (idx >= size))
+    if bad.size:
+        raise IndexRangeError(
+            f"invalid index {idx[bad[0]]!r} at position {bad[0]} for the {STREETS[street]}: "
+            f"expected 0..{size - 1}"
+        )
+    return np.ascontiguousarray(idx, dtype=np.int64)
+
+
 def unindex_batch(street: int, indices: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     """Canonical deals of ``indices`` as an ``(n, 2 + BOARD_CARDS[street])`` uint8 array.
 
@@ -213,19 +232,39 @@ def unindex_batch(street: int, indices: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     [[44, 48]]
     """
     s = _street(street)
-    idx = np.asarray(indices)
-    if idx.ndim != 1 or not (idx.size == 0 or np.issubdtype(idx.dtype, np.integer)):
-        raise IndexRangeError(
-            f"invalid indices of shape {idx.shape} and dtype {idx.dtype}: "
-            "expected a one-dimensional integer array"
-        )
-    size = int(_k.INDEX_SIZE[s])
-    bad = np.flatnonzero((idx < 0) | (idx >= size))
-    if bad.size:
-        raise IndexRangeError(
-            f"invalid index {idx[bad[0]]!r} at position {bad[0]} for the {STREETS[s]}: "
-            f"expected 0..{size - 1}"
-        )
+    idx = _indices(s, indices)
     out = np.zeros((idx.shape[0], 2 + BOARD_CARDS[s]), dtype=np.uint8)
-    _k.unindex_batch_kernel(s, np.ascontiguousarray(idx, dtype=np.int64), out)
+    _k.unindex_batch_kernel(s, idx, out)
+    return out
+
+
+def class_size(street: int, index: int) -> int:
+    """Number of deals (hole-card set, board set) in class ``index`` of ``street``.
+
+    The class's weight when a statistic over classes (a k-means, a percentile) must
+    count every deal once: it is 24 divided by the number of suit permutations that
+    leave the deal unchanged. The sizes of a street's classes add up to all its deals.
+
+    Examples
+    --------
+    >>> class_size(0, hand_index(0, "AsAh")), class_size(0, hand_index(0, "AsKs"))
+    (6, 4)
+    >>> class_size(0, hand_index(0, "AsKh"))
+    12
+    """
+    return int(class_size_batch(street, [index])[0])
+
+
+def class_size_batch(street: int, indices: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    """:func:`class_size` of each of ``indices`` (a one-dimensional int array).
+
+    Examples
+    --------
+    >>> int(class_size_batch(0, range(169)).sum())  # all 1,326 two-card combos
+    1326
+    """
+    s = _street(street)
+    idx = _indices(s, indices)
+    out = np.empty(idx.shape[0], dtype=np.int64)
+    _k.class_size_batch_kernel(s, idx, out)
     return out
