@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["checkraise.tuning.selfplay", "checkraise.tuning.tuner"]
+MODULES = ["checkraise.tuning.ringplay", "checkraise.tuning.selfplay", "checkraise.tuning.tuner"]
 
 
 @pytest.mark.parametrize("name", MODULES)
