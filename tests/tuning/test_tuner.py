@@ -110,3 +110,57 @@ def test_tune_command_writes_the_profile_and_log(
     assert main(["tune", "--out", str(out), "--trim", "0.7"]) == 2
     assert "invalid trim 0.7" in capsys.readouterr().err
     assert np.isfinite(prof.values).all()
+
+
+RING = TuneConfig(
+    sweeps=1, steps=4, batches=4, batch_size=100, trim=0.25, temperature=0.0,
+    pool=500, samples=40, params=("*.x",), seats=6,
+)
+
+
+def loose_profile() -> Profile:
+    """Plays every hand at a ring table and pays up to 30 big blinds with it."""
+    d = default_profile().to_dict()
+    for street in ("preflop", "flop", "turn", "river"):
+        d[street].update(x=-0.95, y=0.8, z=0.95, p=[30.0, 0.0, 0.0, 0.0])
+    return Profile.from_dict(d, "loose")
+
+
+def test_six_seat_tuning_is_reproducible_for_a_seed_and_improves_a_loose_profile(
+    tmp_path: Path,
+) -> None:
+    a = tune(loose_profile(), RING, seed=5, out=tmp_path / "a", check_deals=400)
+    b = tune(loose_profile(), RING, seed=5, out=tmp_path / "b")
+    assert a.profile == b.profile and a.accepted and a.accepted == b.accepted
+    assert (tmp_path / "a" / LOG_FILE).read_text() == (tmp_path / "b" / LOG_FILE).read_text()
+    assert all(ev["gain_mbb"] > 0 for ev in a.accepted)
+    # The held-out check is a 6-seat ring match: the tuned profile beats the loose one.
+    assert a.after is not None and a.after.n == 400 and a.after.low > 0, a.after
+    head = json.loads((tmp_path / "a" / LOG_FILE).read_text().splitlines()[0])
+    assert head["config"]["seats"] == 6
+    assert tune(loose_profile(), RING, seed=6).profile != a.profile
+    resumed = tune(loose_profile(), RING, seed=5, out=tmp_path / "a", resume=True)
+    assert resumed.profile == a.profile and resumed.resumed_steps == RING.total_steps
+
+
+def test_heads_up_config_json_is_unchanged_and_bad_seats_are_refused() -> None:
+    # Logs written before --seats existed have no "seats" key and must still resume.
+    assert "seats" not in TINY.to_json()
+    for seats in (1, 11, True):
+        with pytest.raises(TuneError, match="invalid seats"):
+            TuneConfig(seats=seats)
+
+
+def test_tune_command_takes_the_table_size(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "ring"
+    argv = ["tune", "--out", str(out), "--sweeps", "1", "--steps", "1", "--batches", "4",
+            "--batch-size", "20", "--pool", "100", "--samples", "30", "--params", "river.x",
+            "--check-deals", "50", "--seed", "1", "--seats", "4", "--json"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["tuned_vs_start_mbb"]["n"] == 50
+    head = json.loads((out / LOG_FILE).read_text().splitlines()[0])
+    assert head["config"]["seats"] == 4
+    assert main([*argv[:-2], "11"]) == 2
+    assert "invalid seats 11: expected 2..10 players" in capsys.readouterr().err

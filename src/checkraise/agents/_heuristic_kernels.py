@@ -272,3 +272,208 @@ def preflop_values_mc(
     for k in range(hands.shape[0]):
         out[k] = value_vs_random(hands[k, 0], hands[k, 1], board, 0, n_opp, samples, state)
     return out
+
+
+# ---------------------------------------------------------------------- ring games
+
+
+@njit
+def _next_seat(pending: int, after: int, n: int) -> int:
+    """The first seat after ``after`` (cyclically) whose bit is set in ``pending``."""
+    for j in range(1, n + 1):
+        s = (after + j) % n
+        if (pending >> s) & 1:
+            return s
+    return -1
+
+
+@njit
+def _ring_hand(
+    vals: F64, ranks: I64, hero: int, prm_hero: F64, prm_opp: F64, stack: int, sb: int, bb: int
+) -> int:
+    """Net chips of seat ``hero`` in one hand at ``n`` equal stacks, every other seat ``prm_opp``.
+
+    Seat 0 posts the small blind, seat 1 the big blind and seat ``n - 1`` is the button
+    (the engine's :meth:`~checkraise.engine.TableConfig.nolimit` seating); the betting
+    is the engine's casino no-limit rules: minimum raise by the larger of the big blind
+    and the last full raise, and an incomplete all-in raise does not reopen the betting
+    for seats that already acted. ``vals[s, r, k - 1]`` is seat ``s``'s value on street
+    ``r`` against ``k`` hands (the bot values against the seats still in), ``ranks[s]``
+    its showdown rank. As the stacks are equal, an all-in seat has put in the most
+    anyone can, so there are no side pots: one pot, split among the best ranks with the
+    odd chips to the first winner left of the button.
+    """
+    n = ranks.shape[0]
+    kmax = vals.shape[2]
+    con = np.zeros(n, dtype=np.int64)
+    stk = np.zeros(n, dtype=np.int64)
+    folded = np.zeros(n, dtype=np.bool_)
+    con[0] = min(sb, stack)
+    con[1] = min(bb, stack)
+    active = 0
+    for i in range(n):
+        stk[i] = stack - con[i]
+        if stk[i] > 0:
+            active |= 1 << i
+    mx = max(con[0], con[1])
+    nlive = n
+    # Heads-up the button posts the small blind and acts first only before the flop.
+    first_pre = 0 if n == 2 else 2
+    first_post = 1 if n == 2 else 0
+    for rnd in range(4):
+        if rnd > 0:
+            cnt = 0
+            for i in range(n):
+                cnt += (active >> i) & 1
+            if cnt < 2:
+                break  # fewer than two seats can bet: the board runs out
+        minr = 0
+        shorts = 0
+        acted = 0
+        pending = active
+        first = first_pre if rnd == 0 else first_post
+        p = _next_seat(pending, first - 1, n)
+        while pending:
+            bit = 1 << p
+            owe = mx - con[p]
+            call_amt = owe if owe < stk[p] else stk[p]
+            min_to = -1
+            max_to = -1
+            if stk[p] > owe and not (owe < minr or (shorts > 0 and (acted >> p) & 1)):
+                other = False
+                for i in range(n):
+                    if i != p and not folded[i] and con[i] + stk[i] > mx:
+                        other = True
+                if other:
+                    total = con[p] + stk[p]
+                    lo = mx + (minr if minr > bb else bb)
+                    min_to = lo if lo < total else total
+                    max_to = total
+            k = nlive - 1
+            if k < 1:
+                k = 1
+            if k > kmax:
+                k = kmax
+            prm = prm_hero[rnd] if p == hero else prm_opp[rnd]
+            kind, to = decide(prm, vals[p, rnd, k - 1], con[p] + call_amt, owe <= 0,
+                              min_to, max_to, bb)
+            if kind == FOLD and owe > 0:
+                folded[p] = True
+                active &= ~bit
+                pending &= ~bit
+                nlive -= 1
+            elif kind == RAISE:
+                by = to - mx
+                fr = minr
+                if by >= fr:
+                    acted = 0
+                    minr = by
+                    fr = by
+                stk[p] -= to - con[p]
+                con[p] = to
+                if stk[p] == 0:
+                    active &= ~bit
+                    shorts += by
+                    if shorts >= fr:
+                        shorts = 0
+                else:
+                    shorts = 0
+                mx = to
+                pending = active & ~bit
+            else:
+                if owe > 0:
+                    pay = owe
+                    if owe >= stk[p]:
+                        pay = stk[p]
+                        active &= ~bit
+                    stk[p] -= pay
+                    con[p] += pay
+                pending &= ~bit
+            acted |= bit
+            if nlive == 1:
+                break
+            if pending:
+                p = _next_seat(pending, p, n)
+        if nlive == 1:
+            break
+    pot = 0
+    for i in range(n):
+        pot += con[i]
+    if nlive == 1:
+        return int(pot - con[hero]) if not folded[hero] else int(-con[hero])
+    if folded[hero]:
+        return int(-con[hero])
+    best = -1
+    for i in range(n):
+        if not folded[i] and ranks[i] > best:
+            best = ranks[i]
+    if ranks[hero] != best:
+        return int(-con[hero])
+    button = 0 if n == 2 else n - 1
+    winners = 0
+    first_winner = -1
+    for j in range(1, n + 1):
+        s = (button + j) % n
+        if not folded[s] and ranks[s] == best:
+            winners += 1
+            if first_winner < 0:
+                first_winner = s
+    share = pot // winners
+    if hero == first_winner:
+        share += pot - share * winners
+    return int(share - con[hero])
+
+
+@njit
+def play_ring(
+    values: F64, ranks: I64, prm_a: F64, prm_b: F64, stack: int, sb: int, bb: int
+) -> I64:
+    """``out[d, s]``: chips won by ``prm_a`` in seat ``s`` of deal ``d``, the other seats ``prm_b``.
+
+    ``values[d, s, r, k - 1]`` is the value of seat ``s``'s cards on street ``r`` of
+    deal ``d`` against ``k`` random hands and ``ranks[d, s]`` its showdown rank.
+    """
+    nd = values.shape[0]
+    n = values.shape[1]
+    out = np.zeros((nd, n), dtype=np.int64)
+    for d in range(nd):
+        for s in range(n):
+            out[d, s] = _ring_hand(values[d], ranks[d], s, prm_a, prm_b, stack, sb, bb)
+    return out
+
+
+@njit
+def ring_deal_values(
+    decks: I64, preflop: F64, seats: int, samples: int, state: U64
+) -> tuple[F64, I64]:
+    """Each seat's value per street against 1..seats-1 random hands, and its showdown rank.
+
+    ``decks[d]`` lists the seats' hole cards (two each, seat 0 first) then the five
+    board cards; ``preflop[k - 1, a, b]`` is the preflop value of ``{a, b}`` against
+    ``k`` hands.
+    """
+    n = decks.shape[0]
+    kmax = seats - 1
+    values = np.zeros((n, seats, 4, kmax))
+    ranks = np.zeros((n, seats), dtype=np.int64)
+    board = np.empty(5, dtype=np.int64)
+    counts = (0, 3, 4, 5)
+    for d in range(n):
+        bkey = 0
+        bfm = 0
+        for i in range(5):
+            board[i] = decks[d, 2 * seats + i]
+            bkey += CARD_KEY[board[i]]
+            bfm |= CARD_FLUSH_BIT[board[i]]
+        for s in range(seats):
+            a = decks[d, 2 * s]
+            b = decks[d, 2 * s + 1]
+            for k in range(1, kmax + 1):
+                values[d, s, 0, k - 1] = preflop[k - 1, a, b]
+                for r in range(1, 4):
+                    values[d, s, r, k - 1] = value_vs_random(
+                        a, b, board, counts[r], k, samples, state
+                    )
+            ranks[d, s] = rank_from_key(bkey + CARD_KEY[a] + CARD_KEY[b],
+                                        bfm | CARD_FLUSH_BIT[a] | CARD_FLUSH_BIT[b])
+    return values, ranks

@@ -54,7 +54,7 @@ import numpy.typing as npt
 
 from checkraise.agents import _heuristic_kernels as K
 from checkraise.agents.base import AgentSpecError, BaseAgent
-from checkraise.agents.profiles import Profile, load_profile
+from checkraise.agents.profiles import Profile, load_profile, profile_for_seats
 from checkraise.cards import CLASS_NAMES, COMBO_CARDS, COMBO_CLASS, parse_cards
 from checkraise.engine import Action
 from checkraise.equity.core import rng_state
@@ -271,7 +271,10 @@ class HeuristicAgent(BaseAgent):
     seed : int or None
         Seed of the Monte Carlo sampling.
     profile : str, Path, Profile or None
-        A profile file (JSON or TOML) or ``"default"``/``None`` for the shipped one.
+        ``None`` or ``"auto"`` picks the shipped profile by table size (the heads-up
+        ``default`` at 2 seats, ``multiway`` at 3 or more, see
+        :func:`~checkraise.agents.profiles.profile_for_seats`); a shipped name
+        (``default``/``headsup``, ``multiway``) or a JSON/TOML file forces one.
     samples : int
         Monte Carlo deals per postflop value (default :data:`DEFAULT_SAMPLES`).
 
@@ -281,6 +284,10 @@ class HeuristicAgent(BaseAgent):
     >>> bot = make_agent("heuristic:samples=200", seed=4)
     >>> bot.profile.name, bot.samples
     ('default', 200)
+    >>> from checkraise.engine import TableConfig
+    >>> bot.begin_hand(0, TableConfig.nolimit(6), (0, 1), 0)
+    >>> bot.profile.name
+    'multiway'
     """
 
     def __init__(
@@ -295,7 +302,10 @@ class HeuristicAgent(BaseAgent):
             raise AgentSpecError(
                 f"invalid heuristic-agent samples {samples!r}: expected a positive integer"
             )
-        self.profile = load_profile(profile)
+        # Chosen by table size when the hand begins (until then: the heads-up profile).
+        self.auto_profile = profile is None or str(profile) == "auto"
+        self.profile = load_profile(None if self.auto_profile else profile)
+        self._seats = 2
         self.samples = samples
         self._state = rng_state(self.rng)
         self._cache: dict[tuple[tuple[int, ...], tuple[int, ...], int], float] = {}
@@ -304,8 +314,14 @@ class HeuristicAgent(BaseAgent):
     def begin_hand(
         self, seat: int, config: TableConfig, hole_cards: tuple[int, ...], hand_number: int
     ) -> None:
-        """Forget the previous hand's values."""
+        """Forget the previous hand's values; pick the profile for the table size if automatic."""
         self._cache.clear()
+        self._choose_profile(config.num_players)
+
+    def _choose_profile(self, seats: int) -> None:
+        if self.auto_profile and seats != self._seats:
+            self.profile = profile_for_seats(seats)
+            self._seats = seats
 
     def value(self, observation: Observation) -> float:
         """The state value ``v`` for ``observation`` (cached per hand, board and opponents)."""
@@ -332,6 +348,7 @@ class HeuristicAgent(BaseAgent):
             raise ValueError(
                 f"agent asked to act for seat {observation.seat} but it is not that seat's turn"
             )
+        self._choose_profile(len(observation.folded))
         v = self.value(observation)
         self.last_value = v
         config = observation.config

@@ -9,10 +9,9 @@
   ``F = Σ_k (C_k − C_{k−1})²`` follow the tournament experiments of the
   hand-reading (opponent-modelling) paper this project reproduces: 2–8 player
   tables, one rebuy, ``C_k`` a player's stack after hand ``k``.
-- **Action frequencies** are the tracker statistics players know: share of
-  fold/check/call/raise decisions, VPIP (hands in which the player put money in
-  voluntarily before the flop), PFR (hands with a pre-flop raise) and the
-  aggression factor ``AF = raises / calls`` (bets count as raises).
+- **Action frequencies**: share of fold/check/call/raise decisions over all streets,
+  and the tracker statistics VPIP, PFR and the postflop aggression factor
+  ``AF = (bets + raises) / calls``, as defined once in :mod:`checkraise.stats`.
 """
 
 from __future__ import annotations
@@ -24,6 +23,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from checkraise.stats import Act, StatCounts, tally_hand
 
 __all__ = [
     "Z95",
@@ -243,6 +244,8 @@ class ActionCounts:
     raises: int = 0
     vpip_hands: int = 0
     pfr_hands: int = 0
+    postflop_aggressive: int = 0
+    postflop_calls: int = 0
 
     @property
     def decisions(self) -> int:
@@ -258,13 +261,15 @@ class ActionCounts:
         self.raises += other.raises
         self.vpip_hands += other.vpip_hands
         self.pfr_hands += other.pfr_hands
+        self.postflop_aggressive += other.postflop_aggressive
+        self.postflop_calls += other.postflop_calls
 
     def record_hand(self, decisions: Iterable[tuple[int, str, int]]) -> None:
         """Count one hand's decisions: ``(round, kind, call_amount_before)`` each.
 
         ``kind`` is ``"fold"``, ``"call"`` (a check when ``call_amount_before`` is
-        0) or ``"raise"`` (a bet or raise). A player that only checked the big
-        blind is not counted in VPIP.
+        0) or ``"raise"`` (a bet when ``call_amount_before`` is 0). A player that
+        only checked the big blind is not counted in VPIP.
 
         Examples
         --------
@@ -272,32 +277,45 @@ class ActionCounts:
         >>> a.record_hand([(0, "call", 20), (1, "raise", 0), (2, "call", 80)])
         >>> a.record_hand([(0, "call", 0), (1, "fold", 40)])
         >>> a.vpip_hands, a.pfr_hands, a.checks, a.aggression_factor
-        (1, 0, 1, 0.5)
+        (1, 0, 1, 1.0)
         """
         self.hands += 1
-        vpip = pfr = False
+        acts = []
         for rnd, kind, to_call in decisions:
             if kind == "fold":
                 self.folds += 1
+                act = Act.FOLD
             elif kind == "raise":
                 self.raises += 1
-                if rnd == 0:
-                    vpip = pfr = True
+                act = Act.RAISE if to_call > 0 else Act.BET
             elif to_call > 0:
                 self.calls += 1
-                if rnd == 0:
-                    vpip = True
+                act = Act.CALL
             else:
                 self.checks += 1
-        self.vpip_hands += vpip
-        self.pfr_hands += pfr
+                act = Act.CHECK
+            acts.append((0, rnd, act))
+        t = tally_hand(acts, 1)[0]
+        self.vpip_hands += t.vpip
+        self.pfr_hands += t.pfr
+        self.postflop_aggressive += t.postflop_bets + t.postflop_raises
+        self.postflop_calls += t.postflop_calls
+
+    def stat_counts(self) -> StatCounts:
+        """The tracker counts (:class:`checkraise.stats.StatCounts`) these decisions give.
+
+        The arena sees only each player's own decisions, so the counts that need the
+        whole hand (3-bet chances, flops seen, showdowns) stay zero.
+        """
+        return StatCounts(
+            hands=self.hands, vpip_hands=self.vpip_hands, pfr_hands=self.pfr_hands,
+            postflop_aggressive=self.postflop_aggressive, postflop_calls=self.postflop_calls,
+        )
 
     @property
-    def aggression_factor(self) -> float:
-        """``raises / calls``; ``inf`` when the player raised but never called."""
-        if self.calls == 0:
-            return math.inf if self.raises else math.nan
-        return self.raises / self.calls
+    def aggression_factor(self) -> float | None:
+        """Postflop ``(bets + raises) / calls`` (:mod:`checkraise.stats`); ``None`` if no calls."""
+        return self.stat_counts().aggression_factor
 
     def to_json(self) -> dict[str, Any]:
         """Counts plus the percentages (``None`` where undefined)."""
@@ -316,9 +334,11 @@ class ActionCounts:
             "raise_pct": 100.0 * self.raises / d,
             "vpip_pct": 100.0 * self.vpip_hands / h,
             "pfr_pct": 100.0 * self.pfr_hands / h,
-            "aggression_factor": _finite_or_none(self.aggression_factor),
+            "aggression_factor": self.aggression_factor,
             "vpip_hands": self.vpip_hands,
             "pfr_hands": self.pfr_hands,
+            "postflop_aggressive": self.postflop_aggressive,
+            "postflop_calls": self.postflop_calls,
         }
 
     @classmethod
@@ -332,4 +352,8 @@ class ActionCounts:
             raises=int(d["raises"]),
             vpip_hands=int(d["vpip_hands"]),
             pfr_hands=int(d["pfr_hands"]),
+            # Results written before the postflop counts existed read as no postflop calls
+            # (AF undefined) rather than failing to load.
+            postflop_aggressive=int(d.get("postflop_aggressive", 0)),
+            postflop_calls=int(d.get("postflop_calls", 0)),
         )

@@ -50,6 +50,10 @@ def tune_command(
     check_deals: int = typer.Option(
         20_000, "--check-deals", help="Held-out deals to measure tuned vs start (0: skip)."
     ),
+    seats: int = typer.Option(
+        2, "--seats", help="Table size: 2 heads-up, 3..10 ring games against copies of the "
+        "opponent."
+    ),
     seed: int = typer.Option(0, "--seed", help="Master seed: same seed, same run."),
     resume: bool = typer.Option(
         False, "--resume", help="Continue the run logged in --out (same settings and seed)."
@@ -80,7 +84,7 @@ def tune_command(
     config = TuneConfig(
         sweeps=sweeps, steps=steps, batches=batches, batch_size=batch_size, trim=trim,
         temperature=temperature, pool=pool, samples=samples, stack=stack,
-        small_blind=small, big_blind=big, params=tuple(params),
+        small_blind=small, big_blind=big, params=tuple(params), seats=seats,
     )
     start_profile = load_profile(start)
     opp_profile = load_profile(opponent) if opponent is not None else None

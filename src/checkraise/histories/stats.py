@@ -1,29 +1,10 @@
 """Player statistics from hand histories, as tracking software reports them.
 
-The definitions (those of PokerTracker / Hold'em Manager; see also Mike Caro's
-and David Sklansky's writing for the aggression factor). Each is a count over a
-player's hands in the database, ``100 * numerator / denominator`` for percentages:
+VPIP, PFR, 3-bet %, AF (postflop), WTSD and W$SD are the tracker statistics of
+PokerTracker / Hold'em Manager, defined once in :mod:`checkraise.stats` (each hand is
+reduced by :func:`checkraise.stats.tally_hand`); percentages are ``100 *`` its shares.
+Besides them:
 
-VPIP
-    Voluntarily put money in the pot preflop: the player called or raised
-    preflop at least once. Blind posts do not count, nor does checking in the
-    big blind. Denominator: hands dealt.
-PFR
-    Preflop raise: the player raised (or bet) preflop at least once. Denominator:
-    hands dealt.
-3-bet %
-    The player raised when facing exactly one raise preflop (the blinds are not
-    raises), over the hands in which he had that opportunity: it was his turn
-    preflop while exactly one raise had been made (counted once per hand).
-AF (aggression factor)
-    ``(bets + raises) / calls`` over all postflop actions; ``None`` with no calls.
-WTSD (went to showdown)
-    Hands in which the player reached the showdown (two or more players still in
-    when the betting ended, he among them), over the hands in which he saw the
-    flop (he was still in, all-in included, when the flop was dealt).
-W$SD (won money at showdown)
-    Showdowns at which the player collected chips from some pot, over the
-    showdowns he went to.
 bb/100
     Net chips won, in big blinds of each hand, per 100 hands.
 
@@ -47,7 +28,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
-from checkraise.histories.record import HandRecord, Move
+from checkraise.histories.record import HandRecord
+from checkraise.stats import StatCounts, tally_hand
 
 __all__ = [
     "SeatStats",
@@ -151,53 +133,22 @@ def _seat_counts(hand: HandRecord) -> tuple[list[_Columns], list[int]]:
     """:func:`seat_columns` and the chips each seat put in."""
     seats = hand.seats
     n = len(seats)
-    vpip = [0] * n
-    pfr = [0] * n
-    chance = [0] * n
-    three = [0] * n
-    folded_at = [4] * n
-    bets = [0] * n
-    raises = [0] * n
-    calls = [0] * n
     invested = [s.blind + s.ante for s in seats]
-    preflop_raises = 0
-    fold, check, call, bet, raise_ = Move.FOLD, Move.CHECK, Move.CALL, Move.BET, Move.RAISE
-    for seat, street, move, amount, _, _ in hand.actions:
+    for seat, _, _, amount, _, _ in hand.actions:
         invested[seat] += amount
-        if move is check:
-            continue
-        if move is fold:
-            folded_at[seat] = street
-        if street == 0:
-            if preflop_raises == 1 and not chance[seat]:
-                chance[seat] = 1
-                three[seat] = 1 if move is raise_ or move is bet else 0
-            if move is raise_ or move is bet:
-                vpip[seat] = pfr[seat] = 1
-                preflop_raises += 1
-            elif move is call:
-                vpip[seat] = 1
-        elif move is bet:
-            bets[seat] += 1
-        elif move is raise_:
-            raises[seat] += 1
-        elif move is call:
-            calls[seat] += 1
-    in_after_preflop = n - folded_at.count(0)
-    showdown_hand = folded_at.count(4) >= 2
+    won = [s.collected.numerator > 0 for s in seats]
+    tallies = tally_hand(((a[0], a[1], a[2]) for a in hand.actions), n, won)
     positions = _positions(hand)
     big = hand.big_blind or 1
     out = []
     for seat, s in enumerate(seats):
-        in_to_end = folded_at[seat] == 4
-        showdown = 1 if showdown_hand and in_to_end else 0
         collected = s.collected
-        won = collected.numerator
-        net = won / collected.denominator + s.uncalled - invested[seat]
+        net = collected.numerator / collected.denominator + s.uncalled - invested[seat]
+        t = tallies[seat]
         out.append((
-            net, positions[seat], vpip[seat], pfr[seat], chance[seat], three[seat],
-            1 if in_after_preflop >= 2 and folded_at[seat] > 0 else 0, showdown,
-            1 if showdown and won > 0 else 0, bets[seat], raises[seat], calls[seat], net / big,
+            net, positions[seat], t.vpip, t.pfr, t.three_bet_chance, t.three_bet,
+            t.saw_flop, t.showdown, t.won_at_showdown, t.postflop_bets, t.postflop_raises,
+            t.postflop_calls, net / big,
         ))
     return out, invested
 
@@ -226,8 +177,8 @@ class StatLine:
         return {k: getattr(self, k) for k in self.__slots__}
 
 
-def _pct(num: float, den: float) -> float | None:
-    return 100.0 * num / den if den else None
+def _pct(share: float | None) -> float | None:
+    return None if share is None else 100.0 * share
 
 
 def stat_line(
@@ -253,16 +204,21 @@ def stat_line(
     >>> stat_line("A", "all", 4, 2, 1, 2, 1, 3, 2, 2, 1, 1, 10.0, 1000.0).three_bet
     50.0
     """
+    c = StatCounts(
+        hands=hands, vpip_hands=vpip, pfr_hands=pfr, three_bet_chances=three_bet_chances,
+        three_bets=three_bets, saw_flop=saw_flop, showdowns=showdowns,
+        won_showdowns=won_showdowns, postflop_aggressive=aggressive, postflop_calls=calls,
+    )
     return StatLine(
         player=player,
         position=position,
         hands=hands,
-        vpip=_pct(vpip, hands),
-        pfr=_pct(pfr, hands),
-        three_bet=_pct(three_bets, three_bet_chances),
-        aggression=aggressive / calls if calls else None,
-        wtsd=_pct(showdowns, saw_flop),
-        wsd=_pct(won_showdowns, showdowns),
+        vpip=_pct(c.vpip),
+        pfr=_pct(c.pfr),
+        three_bet=_pct(c.three_bet),
+        aggression=c.aggression_factor,
+        wtsd=_pct(c.wtsd),
+        wsd=_pct(c.wsd),
         bb_per_100=100.0 * net_bb / hands if hands else None,
         net=net,
     )

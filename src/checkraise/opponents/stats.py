@@ -4,9 +4,8 @@ The hand-reading design (Li, Jiang, Chen, Bao, Chinese Journal of Computers 40(1
 keeps a model of each opponent's habits. These are the counts behind it, per position
 group (:class:`Position`: front, middle, rear, blinds), from the hands the observer saw:
 
-* **entry rate** (VPIP): hands in which he called or raised preflop, over hands dealt;
-* **preflop raise** (PFR): hands in which he raised preflop, over hands dealt;
-* **aggression**: postflop bets and raises over postflop calls (the aggression factor);
+* **entry rate** (VPIP), **preflop raise** (PFR) and **aggression** (the postflop
+  aggression factor), as defined once in :mod:`checkraise.stats`;
 * **fold to bet**: postflop folds when facing a bet, over the times he faced one;
 * the **decision counts**: facing a bet, how often he folded, called or raised; not
   facing one, how often he checked or bet; each separately before and after the flop.
@@ -45,6 +44,7 @@ from enum import StrEnum
 
 from checkraise.engine import Action, TableConfig
 from checkraise.opponents.actions import ActionClass, UnderstoodAction, understand
+from checkraise.stats import Act, aggression_factor, rate, tally_hand
 
 __all__ = ["RESPONSES", "Counts", "PlayerStats", "Position", "Situation", "StatsBook",
            "position_group", "response", "situation"]
@@ -160,17 +160,17 @@ class Counts:
     @property
     def vpip(self) -> float | None:
         """Entry rate: share of hands he put money in voluntarily preflop."""
-        return self.vpip_hands / self.hands if self.hands else None
+        return rate(self.vpip_hands, self.hands)
 
     @property
     def pfr(self) -> float | None:
         """Share of hands he raised preflop."""
-        return self.pfr_hands / self.hands if self.hands else None
+        return rate(self.pfr_hands, self.hands)
 
     @property
     def aggression(self) -> float | None:
         """Postflop (bets + raises) / calls; ``None`` without calls."""
-        return self.post_aggr / self.post_calls if self.post_calls else None
+        return aggression_factor(self.post_aggr, self.post_calls)
 
     @property
     def fold_to_bet(self) -> float | None:
@@ -180,13 +180,13 @@ class Counts:
     def record(self, acts: Iterable[UnderstoodAction]) -> None:
         """Count one hand's actions by this player."""
         self.hands += 1
-        vpip = pfr = False
+        tracked: list[tuple[int, int, Act]] = []
         for a in acts:
             raising = a.cls not in (ActionClass.FOLD, ActionClass.CHECK, ActionClass.CALL)
+            act = (Act.RAISE if a.facing else Act.BET) if raising else Act(a.cls.value)
+            tracked.append((0, a.street, act))
             self.situations.setdefault(situation(a), [0] * RESPONSES)[response(a.cls)] += 1
             if a.street == 0:
-                vpip |= a.cls is ActionClass.CALL or raising
-                pfr |= raising
                 if a.facing:
                     self.pre_facing += 1
                     self.pre_fold += a.cls is ActionClass.FOLD
@@ -196,8 +196,6 @@ class Counts:
                     self.pre_open += 1
                     self.pre_check += a.cls is ActionClass.CHECK
                 continue
-            self.post_aggr += raising
-            self.post_calls += a.cls is ActionClass.CALL
             if a.facing:
                 self.post_facing += 1
                 self.post_fold_facing += a.cls is ActionClass.FOLD
@@ -206,8 +204,11 @@ class Counts:
             else:
                 self.post_open += 1
                 self.post_check += a.cls is ActionClass.CHECK
-        self.vpip_hands += vpip
-        self.pfr_hands += pfr
+        t = tally_hand(tracked, 1)[0]
+        self.vpip_hands += t.vpip
+        self.pfr_hands += t.pfr
+        self.post_aggr += t.postflop_bets + t.postflop_raises
+        self.post_calls += t.postflop_calls
 
 
 @dataclass

@@ -20,7 +20,13 @@ The tuner improves one of the 44 parameters at a time with the others fixed:
   replaced by the improved profile and the next sweep starts (Brown's fictitious play
   idea in its simplest, best-response-to-the-last form).
 
-Deals come from a pool valued once (:class:`~checkraise.tuning.selfplay.DealPool`); each
+At ``seats`` > 2 the comparison is a ring game instead
+(:mod:`checkraise.tuning.ringplay`): the candidate, or the incumbent, sits in one seat
+against ``seats - 1`` copies of the opponent, in every seat in turn on the same deal,
+and a deal's gain is divided by the number of seats.
+
+Deals come from a pool valued once (:class:`~checkraise.tuning.selfplay.DealPool`, or
+:class:`~checkraise.tuning.ringplay.RingPool` at a ring table); each
 step draws its own deals from the pool with a generator seeded by ``(seed, sweep,
 parameter, step)``, so a run depends only on its seed and a resumed run equals an
 uninterrupted one.
@@ -48,6 +54,7 @@ import numpy.typing as npt
 from checkraise.agents.profiles import PARAMETER_NAMES, Profile
 from checkraise.arena.stats import Estimate
 from checkraise.errors import CheckraiseError
+from checkraise.tuning.ringplay import RingPool, ring_chips, ring_match
 from checkraise.tuning.selfplay import DealPool, duplicate_chips, duplicate_match
 
 __all__ = [
@@ -56,6 +63,7 @@ __all__ = [
     "TuneConfig",
     "TuneError",
     "TuneResult",
+    "match",
     "proposal_width",
     "trimmed_mean",
     "tune",
@@ -70,8 +78,31 @@ _CUT_WIDTH = 0.1
 _CUT_GAP = 1e-3
 
 
+Pool = DealPool | RingPool
+
+
 class TuneError(CheckraiseError):
     """Bad tuner settings, or a log that cannot be resumed with these settings."""
+
+
+def _chips(
+    a: Profile, b: Profile, pool: Pool, index: npt.NDArray[np.int64] | None = None
+) -> npt.NDArray[np.float64]:
+    """``a``'s chips against ``b`` per deal, summed over the deal's seatings."""
+    if isinstance(pool, RingPool):
+        return ring_chips(a, b, pool, index)
+    return duplicate_chips(a, b, pool, index)
+
+
+def _seatings(pool: Pool) -> int:
+    return pool.seats if isinstance(pool, RingPool) else 2
+
+
+def match(a: Profile, b: Profile, pool: Pool) -> Estimate:
+    """``a``'s win rate against ``b`` on ``pool`` in mbb/hand (heads-up or ring)."""
+    if isinstance(pool, RingPool):
+        return ring_match(a, b, pool)
+    return duplicate_match(a, b, pool)
 
 
 @dataclass(frozen=True)
@@ -96,6 +127,9 @@ class TuneConfig:
         Stakes of every hand.
     params
         Names or shell patterns (``"flop.*"``) of the parameters to tune; all by default.
+    seats
+        Players at the table: 2 plays heads-up duplicate, 3..10 ring games in which the
+        tuned profile meets ``seats - 1`` copies of the opponent.
     """
 
     sweeps: int = 3
@@ -110,8 +144,13 @@ class TuneConfig:
     small_blind: int = 50
     big_blind: int = 100
     params: tuple[str, ...] = ()
+    seats: int = 2
 
     def __post_init__(self) -> None:
+        if isinstance(self.seats, bool) or not isinstance(self.seats, int) or not (
+            2 <= self.seats <= 10
+        ):
+            raise TuneError(f"invalid seats {self.seats!r}: expected 2..10 players")
         for name in ("sweeps", "steps", "batches", "batch_size", "pool", "samples"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -145,7 +184,20 @@ class TuneConfig:
         """Plain-JSON form."""
         d = asdict(self)
         d["params"] = list(self.params)
+        if self.seats == 2:
+            # Heads-up logs written before ring tuning existed must still resume.
+            del d["seats"]
         return d
+
+    def make_pool(self, size: int, seed: int) -> Pool:
+        """``size`` deals from ``seed`` at this table size, samples and stakes."""
+        if self.seats == 2:
+            return DealPool.generate(
+                size, seed, self.samples, self.stack, self.small_blind, self.big_blind
+            )
+        return RingPool.generate(
+            size, self.seats, seed, self.samples, self.stack, self.small_blind, self.big_blind
+        )
 
 
 @dataclass
@@ -222,17 +274,17 @@ def _candidate(profile: Profile, index: int, width: float, gen: np.random.Genera
 
 
 def _gain(
-    cand: Profile, inc: Profile, opponent: Profile, pool: DealPool, cfg: TuneConfig,
+    cand: Profile, inc: Profile, opponent: Profile, pool: Pool, cfg: TuneConfig,
     gen: np.random.Generator,
 ) -> float:
     idx = gen.integers(0, len(pool), size=cfg.batches * cfg.batch_size)
-    diff = duplicate_chips(cand, opponent, pool, idx) - duplicate_chips(inc, opponent, pool, idx)
-    per_batch = diff.reshape(cfg.batches, cfg.batch_size).mean(axis=1) / 2.0
+    diff = _chips(cand, opponent, pool, idx) - _chips(inc, opponent, pool, idx)
+    per_batch = diff.reshape(cfg.batches, cfg.batch_size).mean(axis=1) / _seatings(pool)
     return trimmed_mean(per_batch, cfg.trim) * 1000.0 / pool.big_blind
 
 
 def _anneal(
-    inc: Profile, index: int, sweep: int, opp: Profile, pool: DealPool, config: TuneConfig,
+    inc: Profile, index: int, sweep: int, opp: Profile, pool: Pool, config: TuneConfig,
     seed: int, write: Callable[[dict[str, Any]], None], accepted: list[dict[str, Any]],
 ) -> Profile:
     """Anneal parameter ``index`` of ``inc`` against ``opp``; keep the result only if it wins."""
@@ -388,9 +440,7 @@ def tune(
             for ev in kept:
                 f.write(json.dumps(ev) + "\n")
         log = open(log_path, "a", encoding="utf-8")  # noqa: SIM115
-    pool = DealPool.generate(
-        config.pool, seed, config.samples, config.stack, config.small_blind, config.big_blind
-    )
+    pool = config.make_pool(config.pool, seed)
     indices = config.indices()
     resumed_steps = len(done) * config.steps
     if progress is not None and resumed_steps:
@@ -415,7 +465,7 @@ def tune(
                     progress(config.steps)
                 write({"event": "param_done", "sweep": sweep, "index": index,
                        "param": PARAMETER_NAMES[index], "value": inc.values[index]})
-            vs = duplicate_match(inc, opp, pool)
+            vs = match(inc, opp, pool)
             opp = inc.renamed("opponent")
             write({"event": "sweep_done", "sweep": sweep, "profile": list(inc.values),
                    "vs_previous_opponent_mbb": vs.to_json()})
@@ -424,12 +474,9 @@ def tune(
             log.close()
     result = TuneResult(inc.renamed("tuned"), start, accepted, steps_run, resumed_steps)
     if check_deals > 0:
-        held_out = DealPool.generate(
-            check_deals, seed + 1_000_003, config.samples, config.stack,
-            config.small_blind, config.big_blind,
-        )
-        result.before = duplicate_match(start, start, held_out)
-        result.after = duplicate_match(result.profile, start, held_out)
+        held_out = config.make_pool(check_deals, seed + 1_000_003)
+        result.before = match(start, start, held_out)
+        result.after = match(result.profile, start, held_out)
     if out is not None:
         result.files = [log_path] if log_path is not None else []
         result.files.append(result.profile.save(out / PROFILE_FILE))

@@ -25,6 +25,13 @@ File format (JSON; TOML with the same tables also loads)::
                  "p": [p0, p1, p2, p3], "q": [q0, q1, q2, q3]},
      "flop": {...}, "turn": {...}, "river": {...}}
 
+Shipped profiles
+----------------
+``default`` (``default.json``, also called ``headsup``) is tuned for two players;
+``multiway`` (``multiway.json``) was tuned by ring-game self-play at six seats (its
+``comment`` holds the command that reproduces it). :func:`profile_for_seats` picks
+one by table size: the heads-up profile at 2 seats, the multi-way one at 3 or more.
+
 Cut points must satisfy ``-1 <= x < y < z <= 1``; coefficients must be finite with
 absolute value at most :data:`COEFFICIENT_LIMIT`. Anything missing, unknown or out of
 range raises :class:`ProfileError` naming the parameter and what was expected.
@@ -64,6 +71,8 @@ __all__ = [
     "ProfileError",
     "default_profile",
     "load_profile",
+    "multiway_profile",
+    "profile_for_seats",
 ]
 
 STREETS = ("preflop", "flop", "turn", "river")
@@ -75,6 +84,9 @@ COEFFICIENT_LIMIT = 1000.0
 """Largest absolute value of a cubic coefficient (big blinds)."""
 
 DEFAULT_FILE = "default.json"
+MULTIWAY_FILE = "multiway.json"
+SHIPPED = {"default": DEFAULT_FILE, "headsup": DEFAULT_FILE, "multiway": MULTIWAY_FILE}
+"""Names of the shipped profiles and their files (``headsup`` is ``default``)."""
 
 
 class ProfileError(CheckraiseError):
@@ -294,7 +306,10 @@ def _validate(values: Sequence[float], where: str) -> None:
 
 
 def load_profile(source: str | Path | Profile | None = None) -> Profile:
-    """Read a profile from a JSON or TOML file; ``None`` or ``"default"`` is the shipped one.
+    """Read a profile from a JSON or TOML file or a shipped name; ``None`` is ``"default"``.
+
+    The shipped names are ``default`` (alias ``headsup``) and ``multiway`` (see the
+    module docstring).
 
     Raises
     ------
@@ -309,18 +324,20 @@ def load_profile(source: str | Path | Profile | None = None) -> Profile:
     Traceback (most recent call last):
     ...
     checkraise.agents.profiles.ProfileError: cannot read profile no/such/profile.json: \
-no such file (expected a JSON or TOML profile, or 'default')
+no such file (expected a JSON or TOML profile, or one of the shipped 'default', 'headsup', \
+'multiway')
     """
     if isinstance(source, Profile):
         return source
-    if source is None or str(source) == "default":
-        text = resources.files(__name__).joinpath(DEFAULT_FILE).read_text(encoding="utf-8")
-        return Profile.from_dict(json.loads(text), DEFAULT_FILE)
+    if source is None or str(source) in SHIPPED:
+        name = SHIPPED[str(source or "default")]
+        text = resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
+        return Profile.from_dict(json.loads(text), name)
     path = Path(source)
     if not path.is_file():
         raise ProfileError(
             f"cannot read profile {source}: no such file (expected a JSON or TOML profile, "
-            "or 'default')"
+            f"or one of the shipped {', '.join(repr(k) for k in SHIPPED)})"
         )
     text = path.read_text(encoding="utf-8")
     try:
@@ -331,5 +348,23 @@ no such file (expected a JSON or TOML profile, or 'default')
 
 
 def default_profile() -> Profile:
-    """The shipped default profile (``default.json`` in this package)."""
+    """The shipped default profile (``default.json`` in this package), tuned heads-up."""
     return load_profile(None)
+
+
+def multiway_profile() -> Profile:
+    """The shipped multi-way profile (``multiway.json``), tuned at six seats."""
+    return load_profile("multiway")
+
+
+def profile_for_seats(seats: int) -> Profile:
+    """The shipped profile for a table of ``seats`` players: heads-up at 2, multi-way above.
+
+    Examples
+    --------
+    >>> profile_for_seats(2).name, profile_for_seats(6).name
+    ('default', 'multiway')
+    """
+    if isinstance(seats, bool) or not isinstance(seats, int) or seats < 2:
+        raise ProfileError(f"invalid table size {seats!r}: expected at least 2 players")
+    return default_profile() if seats == 2 else multiway_profile()
