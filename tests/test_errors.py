@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -62,3 +63,12 @@ def test_choices_are_listed_as_prose(make_error: Callable[[], None]) -> None:
     assert not re.search(r"[(\[]'", message), message  # no ('a', 'b') or ['a', 'b']
     assert not re.search(r"\[\d", message), message  # no [0, 1]
     assert re.search(r"expected one of [^,]+(, [^,]+)* or \S+", message), message
+
+
+def test_no_module_raises_a_plain_value_error() -> None:
+    # Bad input raises the project's errors, so the CLI can tell it from a bug of ours.
+    src = Path(__file__).resolve().parents[1] / "src" / "checkraise"
+    plain = [f"{p.relative_to(src)}:{i}" for p in sorted(src.rglob("*.py"))
+             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"\braise ValueError\b", line)]
+    assert not plain, plain

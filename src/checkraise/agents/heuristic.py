@@ -55,9 +55,10 @@ import numpy.typing as npt
 from checkraise.agents import _heuristic_kernels as K
 from checkraise.agents.base import AgentSpecError, BaseAgent
 from checkraise.agents.profiles import Profile, load_profile, profile_for_seats
-from checkraise.cards import CLASS_NAMES, COMBO_CARDS, COMBO_CLASS, parse_cards
+from checkraise.cards import CLASS_NAMES, COMBO_CARDS, COMBO_CLASS, CardError, parse_cards
 from checkraise.engine import Action
 from checkraise.equity.core import rng_state
+from checkraise.errors import ConfigError
 
 if TYPE_CHECKING:
     from checkraise.engine import LegalActions, Observation, TableConfig
@@ -150,7 +151,7 @@ def preflop_values() -> npt.NDArray[np.float64]:
     for row in csv.DictReader(rows):
         by_class[row["hand"]] = [float(row[f"v{n}"]) for n in range(1, MAX_OPPONENTS + 1)]
     if set(by_class) != set(CLASS_NAMES):
-        raise ValueError(f"{PREFLOP_FILE} does not list the 169 preflop classes")
+        raise RuntimeError(f"{PREFLOP_FILE} does not list the 169 preflop classes")
     per_class = np.array([by_class[name] for name in CLASS_NAMES])  # (169, 9)
     out = np.zeros((MAX_OPPONENTS, 52, 52))
     for combo, (a, b) in enumerate(COMBO_CARDS):
@@ -171,9 +172,9 @@ def preflop_value(hand: str | Sequence[int], opponents: int = 1) -> float:
     """
     cards = parse_cards(hand) if isinstance(hand, str) else [int(c) for c in hand]
     if len(cards) != 2:
-        raise ValueError(f"a hand needs exactly two cards, got {len(cards)}: {hand!r}")
+        raise CardError(f"a hand needs exactly two cards, got {len(cards)}: {hand!r}")
     if not 1 <= opponents <= MAX_OPPONENTS:
-        raise ValueError(f"invalid opponents {opponents!r}: expected 1..{MAX_OPPONENTS}")
+        raise ConfigError(f"invalid opponents {opponents!r}: expected 1..{MAX_OPPONENTS}")
     return float(preflop_values()[opponents - 1, cards[0], cards[1]])
 
 
@@ -198,15 +199,15 @@ def state_value(
     cards = parse_cards(hand) if isinstance(hand, str) else [int(c) for c in hand]
     known = parse_cards(board) if isinstance(board, str) else [int(c) for c in board]
     if len(cards) != 2:
-        raise ValueError(f"a hand needs exactly two cards, got {len(cards)}: {hand!r}")
+        raise CardError(f"a hand needs exactly two cards, got {len(cards)}: {hand!r}")
     if len(known) not in (0, 3, 4, 5):
-        raise ValueError(f"a board has 0, 3, 4 or 5 cards, got {len(known)}: {board!r}")
+        raise CardError(f"a board has 0, 3, 4 or 5 cards, got {len(known)}: {board!r}")
     if len(set(cards) | set(known)) != len(cards) + len(known):
-        raise ValueError(f"hand {hand!r} and board {board!r} share a card")
+        raise CardError(f"hand {hand!r} and board {board!r} share a card")
     if not 1 <= opponents <= MAX_OPPONENTS:
-        raise ValueError(f"invalid opponents {opponents!r}: expected 1..{MAX_OPPONENTS}")
+        raise ConfigError(f"invalid opponents {opponents!r}: expected 1..{MAX_OPPONENTS}")
     if samples < 1:
-        raise ValueError(f"invalid samples {samples!r}: expected at least 1")
+        raise ConfigError(f"invalid samples {samples!r}: expected at least 1")
     if not known:
         return preflop_value(cards, opponents)
     gen = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
@@ -345,7 +346,7 @@ class HeuristicAgent(BaseAgent):
         """Compute ``v`` and act by the profile's mode for this street."""
         legal = observation.legal
         if legal is None:
-            raise ValueError(
+            raise ConfigError(
                 f"agent asked to act for seat {observation.seat} but it is not that seat's turn"
             )
         self._choose_profile(len(observation.folded))

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from checkraise.errors import ConfigError
 from checkraise.stats import Act, StatCounts, tally_hand
 
 __all__ = [
@@ -100,7 +101,7 @@ def estimate(samples: Sequence[float] | npt.NDArray[Any]) -> Estimate:
     x = np.asarray(samples, dtype=np.float64)
     n = int(x.size)
     if n == 0:
-        raise ValueError("estimate of no samples: expected at least one value")
+        raise ConfigError("estimate of no samples: expected at least one value")
     mean = float(x.mean())
     if n < 2:
         return Estimate(mean, math.nan, math.nan, n)
@@ -121,7 +122,7 @@ def mbb_per_hand(chips_per_unit: Sequence[float] | npt.NDArray[Any], big_blind: 
     500.0 ± 774.7
     """
     if big_blind <= 0:
-        raise ValueError(f"invalid big_blind {big_blind!r}: expected a positive number of chips")
+        raise ConfigError(f"invalid big_blind {big_blind!r}: expected a positive number of chips")
     x = np.asarray(chips_per_unit, dtype=np.float64) * (1000.0 / big_blind)
     return estimate(x)
 
@@ -145,11 +146,11 @@ def ratio_mbb_per_hand(
     -116.1
     """
     if big_blind <= 0:
-        raise ValueError(f"invalid big_blind {big_blind!r}: expected a positive number of chips")
+        raise ConfigError(f"invalid big_blind {big_blind!r}: expected a positive number of chips")
     c = np.asarray(chips, dtype=np.float64)
     h = np.asarray(hands, dtype=np.float64)
     if c.shape != h.shape or c.size == 0 or h.sum() <= 0:
-        raise ValueError(
+        raise ConfigError(
             f"ratio estimate of {c.size} chip totals over {h.size} hand counts: expected equal, "
             "non-empty lists with some hands played"
         )

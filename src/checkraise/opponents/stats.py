@@ -43,6 +43,7 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
 from checkraise.engine import Action, TableConfig
+from checkraise.errors import ConfigError
 from checkraise.opponents.actions import ActionClass, UnderstoodAction, understand
 from checkraise.stats import Act, aggression_factor, rate, tally_hand
 
@@ -109,7 +110,7 @@ def position_group(seat: int, num_players: int) -> Position:
     ['rear', 'blinds']
     """
     if not 0 <= seat < num_players:
-        raise ValueError(f"seat {seat} is not at a table of {num_players} players")
+        raise ConfigError(f"seat {seat} is not at a table of {num_players} players")
     if num_players == 2:
         return Position.REAR if seat == 0 else Position.BLINDS
     if seat < 2:

@@ -108,10 +108,10 @@ _MODES = (Mode.GIVE_UP, Mode.WAIT, Mode.RAISE, Mode.BET_TO_END)
 def _street_index(street: int | str) -> int:
     if isinstance(street, str):
         if street not in STREETS:
-            raise ValueError(f"unknown street {street!r}: expected one of {one_of(STREETS)}")
+            raise ProfileError(f"unknown street {street!r}: expected one of {one_of(STREETS)}")
         return STREETS.index(street)
     if not 0 <= street < 4:
-        raise ValueError(f"invalid street {street!r}: expected 0..3 (preflop..river)")
+        raise ProfileError(f"invalid street {street!r}: expected 0..3 (preflop..river)")
     return int(street)
 
 
