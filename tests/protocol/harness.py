@@ -10,7 +10,6 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from checkraise.engine import Action, Observation, TableConfig
@@ -25,8 +24,10 @@ from checkraise.protocol import (
     play,
 )
 from checkraise.protocol.net import LineChannel, connect, listen
+from tests.shared_data import shared_root
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "acpc"
+# The reference games and dealer logs (tests/shared_data.py says where shared data lives).
+DATA = shared_root() / "acpc"
 
 # (log file, game file) of the three reference-dealer logs.
 LOGS = [
