@@ -17,7 +17,7 @@ from checkraise.cli.tournament_cmd import print_standings
 
 __all__ = ["DEMO_AGENTS", "demo_command"]
 
-DEMO_AGENTS = ("fold", "heuristic", "equity", "call", "raise", "random")
+DEMO_AGENTS = ("handreader", "heuristic", "equity", "call", "raise", "random")
 """The built-in bots that meet in the demo."""
 
 
