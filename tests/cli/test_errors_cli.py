@@ -63,3 +63,33 @@ def test_errors_of_input_or_machine_are_one_line(
     code, err = _run(["eval", "As", "Ks", "Qs", "Js", "Ts"], capsys)
     assert code == 2
     assert err == f"checkraise: error: {exc}\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["tune", "--sweeps", "1"], ["play"], ["equity", "AA", "KK", "--samples", "100"], ["demo"],
+     ["solve", "kuhn", "--algo", "cs-cfr"], ["abstraction", "build"],
+     ["match", "call", "call"], ["tournament", "-a", "call,call"],
+     ["acpc", "client", "127.0.0.1", "5000"]],  # acpc dealer/match check 0..2**32-1 themselves
+    ids=lambda argv: argv[0],
+)
+def test_a_negative_seed_is_refused_before_any_work(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    extra = ["--out", str(out / "x.npz")] if argv[0] == "abstraction" else (
+        ["--out", str(out)] if argv[0] in ("tune", "demo", "play", "tournament") else [])
+    code, err = _run([*argv, *extra, "--seed", "-1"], capsys)
+    assert code == 2, err
+    assert err == "checkraise: error: invalid --seed -1: expected 0 or more\n"
+    assert not out.exists()
+
+
+def test_library_seeds_are_checked_where_they_are_used() -> None:
+    from checkraise.abstraction.build import BuildConfig
+    from checkraise.equity import equity
+
+    with pytest.raises(CheckraiseError, match="invalid seed -3"):
+        BuildConfig(seed=-3)
+    with pytest.raises(CheckraiseError, match="invalid seed -3"):
+        equity(["AA", "KK"], method="mc", samples=100, seed=-3)

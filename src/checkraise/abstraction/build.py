@@ -95,6 +95,9 @@ class BuildConfig:
     iterations: int = 30
 
     def __post_init__(self) -> None:
+        # Checked here, before the feature phase spends minutes and a GB of disk.
+        if self.seed < 0:
+            raise CheckraiseError(f"invalid seed {self.seed}: expected 0 or more")
         if len(self.buckets) != 4:
             raise CheckraiseError(f"buckets {self.buckets} must be four counts")
         for street, v, top in zip(STREETS, self.buckets, MAX_BUCKETS, strict=True):

@@ -16,6 +16,7 @@ from typing import Any
 
 import typer
 
+from checkraise.cli._options import check_seed
 from checkraise.cli.main import app
 
 __all__ = ["abstraction_app"]
@@ -41,7 +42,10 @@ def build_command(
         "169,200,200,200", "--buckets", help="Buckets of preflop,flop,turn,river."
     ),
     method: str = typer.Option("emd", "--method", help="Flop/turn clustering: ehs or emd."),
-    seed: int = typer.Option(1, "--seed", help="Seed of the k-means sampling and seeding."),
+    seed: int = typer.Option(
+        1, "--seed", callback=check_seed,
+        help="Seed of the k-means sampling and seeding."
+    ),
     out: Path = typer.Option(..., "--out", help="Abstraction file to write (.npz)."),
     work: Path = typer.Option(
         Path(".checkraise-features"),

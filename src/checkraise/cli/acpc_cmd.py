@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from checkraise.cli._options import check_seed
 from checkraise.cli.main import app
 
 if TYPE_CHECKING:
@@ -96,7 +97,10 @@ def client_command(
         help="ACPC .game file (default: the standard ACPC game that the first state shows: "
         "2 or 3 players, limit or no-limit).",
     ),
-    seed: int = typer.Option(0, "--seed", help="Seed of the agent's randomness (0 or more)."),
+    seed: int = typer.Option(
+        0, "--seed", callback=check_seed,
+        help="Seed of the agent's randomness (0 or more)."
+    ),
     timeout: float = typer.Option(
         600.0, "--timeout", help="Seconds to wait for a server line before giving up (> 0)."
     ),
@@ -114,8 +118,6 @@ def client_command(
     check_host(host)
     if not timeout > 0:
         raise MatchSetupError(f"invalid --timeout {timeout!r}: expected seconds > 0")
-    if seed < 0:
-        raise MatchSetupError(f"invalid --seed {seed}: expected 0 or more")
     game: GameDef | None = load_gamedef(game_file) if game_file is not None else None
     player = make_agent(agent, seed=seed)
     report = run_client(host, port, player, game, read_timeout=timeout)
@@ -137,7 +139,10 @@ def dealer_command(
     game_file: Path = typer.Argument(..., help="ACPC .game file."),
     more_players: list[str] = typer.Argument(None, help="More player names after --players."),
     hands: int = typer.Option(..., "--hands", help="Number of hands (at least 1)."),
-    seed: int = typer.Option(..., "--seed", help="Card seed (0..2**32-1), as the reference."),
+    seed: int = typer.Option(
+        ..., "--seed",
+        help="Card seed (0..2**32-1), as the reference."
+    ),
     players: list[str] = typer.Option(None, "--players", help="Player names, one per seat."),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
     port: list[int] = typer.Option(
@@ -216,7 +221,8 @@ def match_command(
     ),
     agents: list[str] = typer.Option(None, "--agents", help="Agent names, one per seat."),
     seed: int = typer.Option(
-        0, "--seed", help="Card seed (0..2**32-1); agents get seeds derived from it."
+        0, "--seed",
+        help="Card seed (0..2**32-1); agents get seeds derived from it."
     ),
     duplicate: bool = typer.Option(
         False, "--duplicate", help="Also play the seats swapped (rotated) and sum the halves."

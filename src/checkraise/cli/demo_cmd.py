@@ -11,6 +11,7 @@ from pathlib import Path
 
 import typer
 
+from checkraise.cli._options import check_seed
 from checkraise.cli.main import app
 from checkraise.cli.match_cmd import hands_progress
 from checkraise.cli.tournament_cmd import print_standings
@@ -26,7 +27,7 @@ def demo_command(
     out: Path = typer.Option(Path("demo-out"), "--out", help="Folder for the demo's files."),
     repeat: int = typer.Option(12, "--repeat", help="Number of tournaments."),
     hands: int = typer.Option(600, "--hands", help="Hand limit per tournament."),
-    seed: int = typer.Option(2024, "--seed", help="Master seed."),
+    seed: int = typer.Option(2024, "--seed", callback=check_seed, help="Master seed."),
     workers: int = typer.Option(0, "--workers", help="Processes (0 = one per core)."),
 ) -> None:
     """A short tour: evaluate two hands, then a 6-player tournament series of the built-in bots."""

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from checkraise.cli._options import check_seed
 from checkraise.cli.main import app
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ def equity_command(
     ),
     exact: bool = typer.Option(False, "--exact", help="Enumerate every deal."),
     samples: int = typer.Option(0, "--samples", "-s", help="Monte Carlo deals (forces MC)."),
-    seed: int = typer.Option(0, "--seed", help="Seed for Monte Carlo."),
+    seed: int = typer.Option(0, "--seed", callback=check_seed, help="Seed for Monte Carlo."),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
     """Equity (win + tie share), win and tie of each player; exact when small, else MC."""

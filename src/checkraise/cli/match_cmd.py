@@ -10,6 +10,7 @@ from pathlib import Path
 
 import typer
 
+from checkraise.cli._options import check_seed
 from checkraise.cli.main import app
 from checkraise.engine.config import RuleSet  # light; typer reads the annotation
 from checkraise.errors import CheckraiseError
@@ -22,7 +23,7 @@ MATCH_LOGS = re.compile(r"rotation-\d+\.(?:log|txt)")
 class OptionError(CheckraiseError):
     """A command-line option outside its range."""
 
-__all__ = ["check_seed", "check_workers", "hands_progress", "match_command", "parse_blinds"]
+__all__ = ["check_workers", "hands_progress", "match_command", "parse_blinds"]
 
 
 def parse_blinds(text: str) -> tuple[int, int]:
@@ -39,12 +40,6 @@ def check_workers(workers: int) -> int:
         raise OptionError(f"invalid --workers {workers}: expected 0 (one per core) or more")
     return workers
 
-
-def check_seed(seed: int) -> int:
-    """``seed`` if it is 0 or more (numpy's ``SeedSequence`` takes no negative seed)."""
-    if seed < 0:
-        raise OptionError(f"invalid --seed {seed}: expected 0 or more")
-    return seed
 
 
 def _ignore(n: int) -> None:
@@ -87,7 +82,10 @@ def match_command(
         ..., help="Two agent specs (or up to 10 for a ring game), e.g. equity call"
     ),
     hands: int = typer.Option(1000, "--hands", "-n", help="Deals (each played in every seating)."),
-    seed: int = typer.Option(0, "--seed", help="Master seed: same seed, same cards, same result."),
+    seed: int = typer.Option(
+        0, "--seed", callback=check_seed,
+        help="Master seed: same seed, same cards, same result."
+    ),
     stack: int = typer.Option(20000, "--stack", help="Chips per seat at the start of each hand."),
     blinds: str = typer.Option("50/100", "--blinds", help="Small/big blind."),
     rules: RuleSet = typer.Option(RuleSet.CASINO, "--rules", help="Engine rule set."),
@@ -115,7 +113,6 @@ def match_command(
     from checkraise.arena.report import write_match_report
     from checkraise.arena.ring import RingConfig, play_ring
     check_workers(workers)
-    check_seed(seed)
     small, big = parse_blinds(blinds)
     specs = tuple(split_agent_specs(agents))
     refuse_interactive(specs, "match")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from checkraise.cli._options import check_seed
 from checkraise.cli.main import app
 from checkraise.cli.match_cmd import parse_blinds
 from checkraise.errors import CheckraiseError
@@ -76,7 +77,8 @@ def play_command(
     blinds: str = typer.Option("20/40", "--blinds", help="Small/big blind."),
     chips: int = typer.Option(2000, "--chips", help="Starting chips (one rebuy of the same)."),
     seed: int | None = typer.Option(
-        None, "--seed", help="Seed of cards and bots (default: random, printed)."
+        None, "--seed", callback=check_seed,
+        help="Seed of cards and bots (default: random, printed)."
     ),
     name: str = typer.Option("you", "--name", help="Your name in the logs."),
     out: Path | None = typer.Option(None, "--out", help="Folder for the hand logs."),

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from checkraise.cli._options import check_seed
 from checkraise.cli.main import app
 from checkraise.errors import CheckraiseError, one_of
 
@@ -41,7 +42,10 @@ def solve_command(
         0.0, "--seconds", help="Run each algorithm for this many solver seconds instead."
     ),
     points: int = typer.Option(30, "--points", help="Exploitability checkpoints per run."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the sampling algorithms."),
+    seed: int = typer.Option(
+        0, "--seed", callback=check_seed,
+        help="Seed of the sampling algorithms."
+    ),
     tabular: bool = typer.Option(
         False, "--tabular", help="Use the tabular CFR even where a vectorised one exists."
     ),

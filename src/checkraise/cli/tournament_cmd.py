@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from checkraise.cli._options import check_seed
 from checkraise.cli.main import app
 
 if TYPE_CHECKING:
     from checkraise.arena.series import SeriesResult
-from checkraise.cli.match_cmd import check_seed, check_workers, hands_progress, parse_blinds
+from checkraise.cli.match_cmd import check_workers, hands_progress, parse_blinds
 
 __all__ = ["print_standings", "tournament_command"]
 
@@ -40,7 +41,10 @@ def tournament_command(
         help="2-10 agent specs, comma-separated or repeated, e.g. random,call,equity",
     ),
     repeat: int = typer.Option(10, "--repeat", "-r", help="Number of tournaments (at least 1)."),
-    seed: int = typer.Option(0, "--seed", help="Master seed: same seed, same results."),
+    seed: int = typer.Option(
+        0, "--seed", callback=check_seed,
+        help="Master seed: same seed, same results."
+    ),
     hands: int = typer.Option(600, "--hands", help="Hand limit per tournament."),
     blinds: str = typer.Option("20/40", "--blinds", help="Small/big blind (fixed)."),
     chips: int = typer.Option(2000, "--chips", help="Starting chips."),
@@ -85,7 +89,6 @@ def tournament_command(
     if repeat < 1:
         raise SeriesError(f"invalid --repeat {repeat}: expected at least 1 tournament")
     check_workers(workers)
-    check_seed(seed)
     small, big = parse_blinds(blinds)
     specs = tuple(split_agent_specs(agents))
     refuse_interactive(specs, "tournament")

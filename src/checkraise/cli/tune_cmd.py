@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from checkraise.cli._options import check_seed
 from checkraise.cli.main import app
 from checkraise.cli.match_cmd import parse_blinds
 
@@ -54,7 +55,10 @@ def tune_command(
         2, "--seats", help="Table size: 2 heads-up, 3..10 ring games against copies of the "
         "opponent."
     ),
-    seed: int = typer.Option(0, "--seed", help="Master seed: same seed, same run."),
+    seed: int = typer.Option(
+        0, "--seed", callback=check_seed,
+        help="Master seed: same seed, same run."
+    ),
     resume: bool = typer.Option(
         False, "--resume", help="Continue the run logged in --out (same settings and seed)."
     ),

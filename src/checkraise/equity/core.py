@@ -205,6 +205,8 @@ class EquityResult:
 
 def rng_state(seed: int | np.random.Generator | None) -> npt.NDArray[np.uint64]:
     """Four-word xoshiro256** state from a seed or a numpy Generator (never all zero)."""
+    if isinstance(seed, int) and seed < 0:
+        raise EquityError(f"invalid seed {seed}: expected 0 or more")
     gen = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     state = gen.integers(0, 2**64 - 1, size=4, dtype=np.uint64, endpoint=True)
     if not state.any():
