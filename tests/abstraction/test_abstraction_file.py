@@ -189,3 +189,38 @@ def test_default_tables_agree_with_features_of_the_hand(street: str, n_board: in
         assert isinstance(hist, list)
         d = [emd(hist, c) for c in centroids]
         assert d[ab.bucket(street, cards[:2], cards[2:])] == pytest.approx(min(d), abs=1e-5)
+
+
+def test_truncated_or_damaged_files_are_named_errors(tiny_file: Path, tmp_path: Path) -> None:
+    data = tiny_file.read_bytes()
+    truncated = tmp_path / "truncated.npz"
+    truncated.write_bytes(data[: len(data) // 2])
+    with pytest.raises(AbstractionFileError, match=r"truncated\.npz"):
+        Abstraction.load(truncated)
+    damaged = bytearray(data)
+    # Flip bytes inside the compressed members (past the first local header).
+    for i in range(len(data) // 3, len(data) // 3 + 64):
+        damaged[i] ^= 0xFF
+    broken = tmp_path / "damaged.npz"
+    broken.write_bytes(bytes(damaged))
+    with pytest.raises(AbstractionFileError, match=r"damaged\.npz"):
+        Abstraction.load(broken)
+    with pytest.raises(AbstractionFileError, match="is a folder"):
+        Abstraction.load(tmp_path)
+
+
+def test_a_save_that_fails_leaves_the_earlier_file(
+    tiny_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "ab.npz"
+    path.write_bytes(tiny_file.read_bytes())
+
+    def disk_full(fh: object, **arrays: object) -> None:
+        fh.write(b"PK\x03\x04 half an archive")  # type: ignore[attr-defined]
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(np, "savez_compressed", disk_full)
+    with pytest.raises(OSError, match="No space"):
+        Abstraction.load(tiny_file).save(path)
+    assert path.read_bytes() == tiny_file.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ab.npz"]

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import zipfile
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -143,8 +146,16 @@ class Abstraction:
         header["format_version"] = FORMAT_VERSION
         header["checksums"] = {k: _digest(v) for k, v in sorted(arrays.items())}
         blob = np.frombuffer(json.dumps(header, indent=1).encode(), dtype=np.uint8)
-        with open(path, "wb") as fh:
-            np.savez_compressed(fh, header=blob, **arrays)  # type: ignore[arg-type]
+        # Written beside the target and renamed: a build killed while writing leaves the
+        # earlier file (or none), never a truncated archive under the final name.
+        target = Path(path)
+        partial = target.with_name(target.name + ".partial")
+        try:
+            with open(partial, "wb") as fh:
+                np.savez_compressed(fh, header=blob, **arrays)  # type: ignore[arg-type]
+            os.replace(partial, target)
+        finally:
+            partial.unlink(missing_ok=True)
 
     @classmethod
     def load(cls, path: str | Path) -> Abstraction:
@@ -154,12 +165,15 @@ class Abstraction:
         missing, not an abstraction, of another format version, or fails a checksum.
         """
         p = resolve_path(path)
+        if p.is_dir():
+            raise AbstractionFileError(f"abstraction file {str(p)!r} is a folder")
         if not p.is_file():
             raise AbstractionFileError(f"abstraction file {str(p)!r} does not exist")
         try:
             with np.load(p, allow_pickle=False) as npz:
                 arrays = {k: npz[k] for k in npz.files}
-        except (OSError, ValueError, EOFError) as exc:
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+            # A truncated or damaged archive (BadZipFile, zlib) is the file's fault too.
             # np.load takes any non-zip file for a pickle, which it refuses to read.
             why = "not an .npz archive" if "pickled" in str(exc) else str(exc)
             raise AbstractionFileError(
