@@ -35,6 +35,8 @@ HEAVY = (
     "checkraise.opponents",
     "checkraise.tuning",
     "checkraise.histories",
+    "checkraise.abstraction.abstraction",
+    "checkraise.abstraction.features",
 )
 
 
@@ -60,6 +62,13 @@ def _loaded_after(code: str) -> set[str]:
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          env=env, timeout=120, check=True)
     return set(json.loads(run.stdout.strip().splitlines()[-1]))
+
+
+def test_loading_an_abstraction_needs_neither_the_features_nor_the_builder() -> None:
+    loaded = _loaded_after("import checkraise.abstraction as a\na.Abstraction.load('default')")
+    assert "checkraise.abstraction.abstraction" in loaded
+    assert not loaded & {"checkraise.abstraction.features", "checkraise.abstraction.build",
+                         "checkraise.abstraction.clustering"}
 
 
 def test_importing_the_cli_loads_no_heavy_module() -> None:

@@ -10,21 +10,51 @@
 
 from __future__ import annotations
 
-from checkraise.abstraction.abstraction import Abstraction, AbstractionFileError
-from checkraise.abstraction.build import BuildConfig, Method, build_abstraction
-from checkraise.abstraction.features import hand_features, river_ehs
-from checkraise.abstraction.isomorphism import (
-    BOARD_CARDS,
-    STREETS,
-    HandIndexError,
-    IndexRangeError,
-    StreetError,
-    hand_from_index,
-    hand_index,
-    index_batch,
-    index_size,
-    unindex_batch,
-)
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from checkraise.abstraction.abstraction import Abstraction, AbstractionFileError
+    from checkraise.abstraction.build import BuildConfig, Method, build_abstraction
+    from checkraise.abstraction.features import hand_features, river_ehs
+    from checkraise.abstraction.isomorphism import (
+        BOARD_CARDS,
+        STREETS,
+        HandIndexError,
+        IndexRangeError,
+        StreetError,
+        hand_from_index,
+        hand_index,
+        index_batch,
+        index_size,
+        unindex_batch,
+    )
+
+# Public names are imported on first use (PEP 562): loading a shipped abstraction and
+# looking up buckets need neither the feature kernels nor the builder.
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(("Abstraction", "AbstractionFileError"), "checkraise.abstraction.abstraction"),
+    **dict.fromkeys(("BuildConfig", "Method", "build_abstraction"), "checkraise.abstraction.build"),
+    **dict.fromkeys(("hand_features", "river_ehs"), "checkraise.abstraction.features"),
+    **dict.fromkeys(
+        ("BOARD_CARDS", "STREETS", "HandIndexError", "IndexRangeError", "StreetError",
+         "hand_from_index", "hand_index", "index_batch", "index_size", "unindex_batch"),
+        "checkraise.abstraction.isomorphism",
+    ),
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # later look-ups skip this function
+        return value
+    raise AttributeError(f"module 'checkraise.abstraction' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "BOARD_CARDS",
