@@ -74,3 +74,16 @@ def test_show_json_and_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     q = rec["header"]["quality"]
     assert set(q) == {"preflop", "flop", "turn", "river"}
     assert q["turn"]["emd_mean"] < q["turn"]["baseline_emd_mean"]
+
+
+def test_a_foreign_work_index_is_named_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "features.json").write_text("not json")
+    code = main(["abstraction", "build", "--out", str(tmp_path / "a.npz"), "--work", str(work)])
+    err = capsys.readouterr().err
+    assert code == 2 and "features.json is not the feature index" in err
+    assert sorted(p.name for p in work.iterdir()) == ["features.json"]
+    assert not (tmp_path / "a.npz").exists()

@@ -191,7 +191,13 @@ def compute_tables(
     folder.mkdir(parents=True, exist_ok=True)
     meta = folder / "features.json"
     if meta.exists():
-        found = json.loads(meta.read_text()).get("bins")
+        try:
+            found = json.loads(meta.read_text()).get("bins")
+        except (ValueError, AttributeError):
+            raise CheckraiseError(
+                f"{meta} is not the feature index a build writes; remove it or use another "
+                "--work folder"
+            ) from None
         if found != bins:
             raise CheckraiseError(
                 f"work folder {folder} holds features with {found} bins; expected {bins} "
