@@ -124,9 +124,9 @@ def test_missing_or_misshapen_arrays() -> None:
 
 def test_bucket_rejects_bad_hands() -> None:
     ab = _tiny()
-    with pytest.raises(CheckraiseError, match="flop needs 2 hole cards and 3 board cards"):
+    with pytest.raises(CheckraiseError, match="for the flop: expected 3 cards, got 2"):
         ab.bucket("flop", [1, 2], [3, 4])
-    with pytest.raises(CheckraiseError, match="distinct"):
+    with pytest.raises(CheckraiseError, match="card 2d given twice"):  # cards as text
         ab.bucket("turn", [1, 1], [3, 4, 5, 6])
     with pytest.raises(CheckraiseError, match="unknown street"):
         ab.bucket("showdown", [1, 2], [])

@@ -26,7 +26,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from checkraise.errors import CheckraiseError
+from checkraise.abstraction.isomorphism import check_deal
+from checkraise.errors import CheckraiseError, one_of
 
 __all__ = [
     "FORMAT_NAME",
@@ -62,11 +63,11 @@ def _digest(arr: npt.NDArray[Any]) -> str:
 
 
 def _street_number(street: str | int) -> int:
-    if isinstance(street, int) and 0 <= street < 4:
-        return street
+    if isinstance(street, (int, np.integer)) and not isinstance(street, bool) and 0 <= street < 4:
+        return int(street)
     if isinstance(street, str) and street in STREETS:
         return STREETS.index(street)
-    raise CheckraiseError(f"unknown street {street!r}; expected one of {STREETS} or 0..3")
+    raise CheckraiseError(f"unknown street {street!r}: expected {one_of(STREETS)}, or 0..3")
 
 
 @dataclass(frozen=True)
@@ -122,16 +123,7 @@ class Abstraction:
         """
         from checkraise.abstraction._table_kernels import lookup_bucket
 
-        s = _street_number(street)
-        cards = [*hole, *board]
-        want = BOARD_CARDS[STREETS[s]]
-        if len(hole) != 2 or len(board) != want:
-            raise CheckraiseError(
-                f"{STREETS[s]} needs 2 hole cards and {want} board cards; "
-                f"got {len(hole)} and {len(board)}"
-            )
-        if any(not 0 <= int(c) < 52 for c in cards) or len(set(cards)) != len(cards):
-            raise CheckraiseError(f"cards {list(cards)} must be distinct ints 0..51")
+        cards = check_deal(_street_number(street), hole, board)
         return int(lookup_bucket(np.asarray(cards, dtype=np.uint8), *self.tables()))
 
     def save(self, path: str | Path) -> None:

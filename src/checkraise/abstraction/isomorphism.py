@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 from checkraise.abstraction import _iso_kernels as _k
 from checkraise.cards import NUM_CARDS, format_card, parse_cards
-from checkraise.errors import CheckraiseError
+from checkraise.errors import CheckraiseError, one_of
 
 __all__ = [
     "BOARD_CARDS",
@@ -50,6 +50,7 @@ __all__ = [
     "HandIndexError",
     "IndexRangeError",
     "StreetError",
+    "check_deal",
     "class_size",
     "class_size_batch",
     "hand_from_index",
@@ -77,9 +78,9 @@ class IndexRangeError(CheckraiseError):
 
 def _street(street: int) -> int:
     if isinstance(street, bool) or not isinstance(street, (int, np.integer)):
-        raise StreetError(f"invalid street {street!r}: expected an int 0..3 {STREETS}")
+        raise StreetError(f"invalid street {street!r}: expected an int 0..3 ({one_of(STREETS)})")
     if not 0 <= int(street) < 4:
-        raise StreetError(f"invalid street {street!r}: expected an int 0..3 {STREETS}")
+        raise StreetError(f"invalid street {street!r}: expected an int 0..3 ({one_of(STREETS)})")
     return int(street)
 
 
@@ -101,7 +102,13 @@ def _parse(cards: Sequence[int] | str, what: str) -> list[int]:
         raise HandIndexError(f"invalid {what} {cards!r}: {exc}") from None
 
 
-def _deal(street: int, hole: Sequence[int] | str, board: Sequence[int] | str) -> list[int]:
+def check_deal(
+    street: int, hole: Sequence[int] | str, board: Sequence[int] | str
+) -> list[int]:
+    """The hole cards then the board of a valid deal on ``street``, as card ints.
+
+    Raises :class:`HandIndexError` naming the cards (as text) that do not fit.
+    """
     hole_cards = _parse(hole, "hole cards")
     board_cards = _parse(board, "board")
     if len(hole_cards) != 2:
@@ -136,7 +143,7 @@ def hand_index(street: int, hole: Sequence[int] | str, board: Sequence[int] | st
     True
     """
     s = _street(street)
-    deal = _deal(s, hole, board)
+    deal = check_deal(s, hole, board)
     return int(_k.index_cards(s, np.array(deal, dtype=np.uint8)))
 
 
