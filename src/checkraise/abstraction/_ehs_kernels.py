@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from checkraise._numba import njit
+from checkraise.errors import ConfigError
 from checkraise.evaluator._kernels import CARD_FLUSH_BIT, CARD_KEY, rank_from_key
 
 __all__ = [
@@ -110,9 +111,11 @@ def _canonical_boards_kernel(k: int, perms: npt.NDArray[np.int64]) -> npt.NDArra
 def canonical_boards(k: int) -> npt.NDArray[np.uint8]:
     """Every ``k``-card board up to suit permutation (one representative each), shape (n, k).
 
-    There are 22,100 / 1,755 / 16,432 / 134,459 of them for k = 3 (raw) ... ; for k = 5,
-    134,459. Representatives have the smallest card mask in their class.
+    There are 1,755 flops, 16,432 turn boards and 134,459 river boards (k = 3, 4, 5).
+    Representatives have the smallest card mask in their class.
     """
+    if k not in (3, 4, 5):  # the kernel's output buffer is sized for the river's 134,459
+        raise ConfigError(f"canonical boards of {k} cards: expected 3, 4 or 5")
     return _canonical_boards_kernel(k, _PERMS)
 
 

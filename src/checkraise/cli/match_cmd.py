@@ -51,6 +51,9 @@ def hands_progress(
     total: int, label: str, enabled: bool = True
 ) -> Iterator[Callable[[int], None]]:
     """A rich progress bar on stderr counting hands; yields ``advance(n)``."""
+    if not enabled:
+        yield _ignore
+        return
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -60,9 +63,7 @@ def hands_progress(
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
-    if not enabled:
-        yield _ignore
-        return
+
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
