@@ -137,19 +137,15 @@ def _seat_counts(hand: HandRecord) -> tuple[list[_Columns], list[int]]:
     for seat, _, _, amount, _, _ in hand.actions:
         invested[seat] += amount
     won = [s.collected.numerator > 0 for s in seats]
-    tallies = tally_hand(((a[0], a[1], a[2]) for a in hand.actions), n, won)
+    tallies = tally_hand(hand.actions, n, won)  # reads (seat, street, move) of each
     positions = _positions(hand)
     big = hand.big_blind or 1
-    out = []
+    out: list[_Columns] = []
     for seat, s in enumerate(seats):
         collected = s.collected
         net = collected.numerator / collected.denominator + s.uncalled - invested[seat]
-        t = tallies[seat]
-        out.append((
-            net, positions[seat], t.vpip, t.pfr, t.three_bet_chance, t.three_bet,
-            t.saw_flop, t.showdown, t.won_at_showdown, t.postflop_bets, t.postflop_raises,
-            t.postflop_calls, net / big,
-        ))
+        # A SeatTally's fields are the columns from vpip to postflop_calls, in order.
+        out.append((net, positions[seat], *tallies[seat], net / big))
     return out, invested
 
 
