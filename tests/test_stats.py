@@ -134,3 +134,16 @@ def test_module_examples() -> None:
 
     result = doctest.testmod(checkraise.stats)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_tally_hand_reads_the_first_three_fields_of_longer_records() -> None:
+    # The hand database passes its action records (seat, street, move, amount, to, all-in)
+    # as they are; the tallies must be those of the (seat, street, act) triples.
+    from checkraise.histories.record import HandAction, Move
+
+    for actions, won in HANDS:
+        records = [HandAction(seat, street, Move(act.value), 7, 9, False)
+                   for seat, street, act in actions]
+        assert tally_hand(records, 3, won) == tally_hand(actions, 3, won)
+        assert [t.vpip for t in tally_hand(records, 3, won)] == [
+            t.vpip for t in tally_hand(actions, 3, won)]

@@ -12,19 +12,28 @@ Examples
 'Kd 2c'
 >>> combo_index(parse_card("2d"), parse_card("2c"))
 0
+>>> from checkraise.cards import COMBO_CARDS  # built on first use
 >>> COMBO_CARDS[1325].tolist()
 [50, 51]
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Sequence
-from typing import Final
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Final
 
 from checkraise.errors import CheckraiseError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    # Built on first use by the module's ``__getattr__`` (see ``_TABLES`` below).
+    COMBO_CARDS: npt.NDArray[np.uint8]
+    COMBO_MASKS: npt.NDArray[np.uint64]
+    CLASS_NAMES: tuple[str, ...]
+    COMBO_CLASS: npt.NDArray[np.int16]
 
 __all__ = [
     "CLASS_NAMES",
@@ -54,7 +63,6 @@ RANKS: Final = "23456789TJQKA"
 SUITS: Final = "cdhs"
 NUM_CARDS: Final = 52
 NUM_COMBOS: Final = 1326
-
 
 
 class CardError(CheckraiseError):
@@ -108,7 +116,7 @@ def parse_cards(cards: str | Iterable[str | int], *, unique: bool = True) -> lis
         items = list(cards)
     out: list[int] = []
     for item in items:
-        if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+        if (isinstance(item, int) and not isinstance(item, bool)) or _is_numpy_int(item):
             if not 0 <= int(item) < NUM_CARDS:
                 raise CardError(f"invalid card {item!r}: expected an int 0..51")
             card = int(item)
@@ -119,6 +127,13 @@ def parse_cards(cards: str | Iterable[str | int], *, unique: bool = True) -> lis
             raise CardError(f"card {format_card(card)} given twice in {shown!r}")
         out.append(card)
     return out
+
+
+def _is_numpy_int(item: object) -> bool:
+    # A numpy integer can only exist once numpy is imported: asking sys.modules spares
+    # importing numpy (a tenth of a second) in programs that never use it.
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(item, numpy.integer)
 
 
 def format_card(card: int) -> str:
@@ -147,6 +162,8 @@ def mask_cards(mask: int) -> list[int]:
 
 
 def _build_combos() -> npt.NDArray[np.uint8]:
+    import numpy as np
+
     # Stable order: by the higher card, then the lower card (index = hi*(hi-1)/2 + lo).
     combos = np.zeros((NUM_COMBOS, 2), dtype=np.uint8)
     i = 0
@@ -158,14 +175,12 @@ def _build_combos() -> npt.NDArray[np.uint8]:
     return combos
 
 
-COMBO_CARDS: Final = _build_combos()
-"""``(1326, 2)`` uint8 array: the two cards of each combo, lower card first."""
+def _build_masks(combos: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
+    import numpy as np
 
-COMBO_MASKS: Final = np.array(
-    [(1 << int(a)) | (1 << int(b)) for a, b in COMBO_CARDS], dtype=np.uint64
-)
-"""``(1326,)`` uint64 array: the card mask of each combo."""
-COMBO_MASKS.setflags(write=False)
+    masks = np.array([(1 << int(a)) | (1 << int(b)) for a, b in combos], dtype=np.uint64)
+    masks.setflags(write=False)
+    return masks
 
 
 def combo_index(a: int, b: int) -> int:
@@ -185,20 +200,53 @@ def _class_name(a: int, b: int) -> str:
     return RANKS[ra] + RANKS[rb] + ("s" if (a & 3) == (b & 3) else "o")
 
 
-def _build_classes() -> tuple[tuple[str, ...], npt.NDArray[np.int16]]:
+def _build_classes(
+    combos: npt.NDArray[np.uint8],
+) -> tuple[tuple[str, ...], npt.NDArray[np.int16]]:
+    import numpy as np
+
     # 169 classes ordered pairs AA..22, then suited, then offsuit, each by high then low rank.
     pairs = [RANKS[r] * 2 for r in range(12, -1, -1)]
     suited = [RANKS[h] + RANKS[lo] + "s" for h in range(12, -1, -1) for lo in range(h - 1, -1, -1)]
     offsuit = [RANKS[h] + RANKS[lo] + "o" for h in range(12, -1, -1) for lo in range(h - 1, -1, -1)]
     names = tuple(pairs + suited + offsuit)
     index = {name: i for i, name in enumerate(names)}
-    cls = np.array([index[_class_name(int(a), int(b))] for a, b in COMBO_CARDS], dtype=np.int16)
+    cls = np.array([index[_class_name(int(a), int(b))] for a, b in combos], dtype=np.int16)
     cls.setflags(write=False)
     return names, cls
 
 
-CLASS_NAMES, COMBO_CLASS = _build_classes()
-"""The 169 preflop classes (``AA``, ``AKs``, ``AKo`` …) and each combo's class index."""
+# The combo tables, built (with numpy) on first use (PEP 562 ``__getattr__``): parsing and
+# printing cards, the engine and the hand-history import never pay for numpy.
+#   COMBO_CARDS  (1326, 2) uint8: the two cards of each combo, lower card first.
+#   COMBO_MASKS  (1326,) uint64: the card mask of each combo.
+#   CLASS_NAMES  the 169 preflop classes (AA, AKs, AKo ...), pairs, suited, offsuit.
+#   COMBO_CLASS  (1326,) int16: each combo's class index.
+_TABLES: Final = ("COMBO_CARDS", "COMBO_MASKS", "CLASS_NAMES", "COMBO_CLASS")
+
+
+def _build_tables() -> None:
+    combos = _build_combos()
+    names, classes = _build_classes(combos)
+    # Bound as module globals: later look-ups no longer reach __getattr__.
+    globals().update(COMBO_CARDS=combos, COMBO_MASKS=_build_masks(combos),
+                     CLASS_NAMES=names, COMBO_CLASS=classes)
+
+
+def __getattr__(name: str) -> object:
+    if name in _TABLES:
+        _build_tables()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _table(name: str) -> Any:
+    # Inside this module a table is a global name, which __getattr__ does not serve.
+    return globals()[name] if name in globals() else __getattr__(name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_TABLES})
 
 
 def class_combos(name: str) -> list[int]:
@@ -207,15 +255,20 @@ def class_combos(name: str) -> list[int]:
     ordered = len(key) >= 2 and key[0] in RANKS and key[1] in RANKS
     if ordered and _RANK_OF_CHAR[key[0]] < _RANK_OF_CHAR[key[1]]:
         key = key[1] + key[0] + key[2:]
+    names, classes = _table("CLASS_NAMES"), _table("COMBO_CLASS")
     try:
-        cls = CLASS_NAMES.index(key)
+        cls = names.index(key)
     except ValueError:
         raise CardError(
             f"invalid preflop class {name!r}: expected e.g. 'AA', 'AKs', 'AKo'"
         ) from None
-    return [int(i) for i in np.flatnonzero(cls == COMBO_CLASS)]
+    import numpy as np
+
+    return [int(i) for i in np.flatnonzero(cls == classes)]
 
 
 def cards_array(cards: Sequence[int]) -> npt.NDArray[np.uint8]:
     """Cards as a ``uint8`` array."""
+    import numpy as np
+
     return np.asarray(cards, dtype=np.uint8)

@@ -48,7 +48,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, Final, NamedTuple
 
 __all__ = [
     "Act",
@@ -89,8 +89,13 @@ class SeatTally(NamedTuple):
     postflop_calls: int
 
 
+# Building a named tuple through tuple.__new__ skips its Python-level __new__: the hand
+# import tallies every seat of every hand.
+_new_tally: Final = tuple.__new__
+
+
 def tally_hand(
-    actions: Iterable[tuple[int, int, str]],
+    actions: Iterable[tuple[int, int, str]] | Iterable[tuple[Any, ...]],
     num_seats: int,
     won: Sequence[bool] | None = None,
 ) -> list[SeatTally]:
@@ -101,7 +106,8 @@ def tally_hand(
     actions
         ``(seat, street, act)`` for every voluntary action of the hand (blind and ante
         posts excluded), street 0 preflop .. 3 river, ``act`` an :class:`Act` (or a
-        string equal to one).
+        string equal to one). Longer tuples are read by their first three fields, so
+        a hand history's action records can be passed as they are.
     num_seats
         Seats dealt in (seats ``0 .. num_seats - 1``).
     won
@@ -125,9 +131,12 @@ def tally_hand(
     raises = [0] * n
     calls = [0] * n
     preflop_raises = 0
-    for seat, street, act in actions:
+    for action in actions:
+        act = action[2]
         if act == "check":
             continue
+        seat = action[0]
+        street = action[1]
         aggressive = act == "raise" or act == "bet"
         if act == "fold":
             folded_at[seat] = street
@@ -151,12 +160,12 @@ def tally_hand(
     out = []
     for s in range(n):
         showdown = 1 if showdown_hand and folded_at[s] == 4 else 0
-        out.append(SeatTally(
+        out.append(_new_tally(SeatTally, (
             vpip[s], pfr[s], chance[s], three[s],
             1 if flop_seen and folded_at[s] > 0 else 0, showdown,
             1 if showdown and won is not None and won[s] else 0,
             bets[s], raises[s], calls[s],
-        ))
+        )))
     return out
 
 

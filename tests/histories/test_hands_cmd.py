@@ -121,3 +121,41 @@ def test_stats_of_an_unknown_player_names_him_and_the_known_ones(
     assert main(["hands", "stats", "--db", str(db), "--player", "A", "--position", "HJ",
                  "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["stats"] == []
+
+
+def test_import_of_pokerstars_text_loads_neither_numpy_nor_the_protocol(
+    tmp_path: Path,
+) -> None:
+    # Start-up is a third of a whole `hands import`: PokerStars text needs the parser,
+    # the engine and sqlite, not numpy (a tenth of a second) nor the ACPC reader.
+    import os
+    import subprocess
+    import sys
+
+    src = Path(__file__).resolve().parents[2] / "src"
+    code = (
+        "import sys\n"
+        "from checkraise.cli.main import main\n"
+        f"assert main(['hands', 'import', {str(PLURIBUS_SAMPLE)!r}, '--db', "
+        f"{str(tmp_path / 'h.sqlite')!r}]) == 0\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'numba') "
+        "or m.startswith(('checkraise.protocol', 'checkraise.histories.acpc_log')))\n"
+        "assert not heavy, heavy\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=str(src)), timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "10 hands read, 10 added" in run.stdout
+
+
+def test_package_names_are_the_functions_whatever_was_imported_first() -> None:
+    import checkraise.histories as histories
+    import checkraise.histories.acpc_log
+    import checkraise.histories.replay
+    from checkraise.histories import parse_log_text, replay
+
+    assert callable(replay) and replay.__module__ == "checkraise.histories.replay"
+    assert parse_log_text is checkraise.histories.acpc_log.parse_log_text
+    assert set(histories.__all__) <= set(dir(histories))
+    with pytest.raises(AttributeError, match="nonsense"):
+        _ = histories.nonsense

@@ -14,36 +14,74 @@ Examples
 
 from __future__ import annotations
 
-from checkraise.histories.acpc_log import (
-    format_state_line,
-    net_results,
-    parse_log_file,
-    parse_log_text,
-    write_logs,
-)
-from checkraise.histories.database import (
-    SCHEMA_VERSION,
-    insert_hands,
-    load_hands,
-    open_database,
-)
-from checkraise.histories.importer import FileReport, import_files, read_hands
-from checkraise.histories.pokerstars import (
-    EXAMPLE,
-    format_hand,
-    format_hands,
-    parse_file,
-    parse_text,
-)
-from checkraise.histories.record import (
-    HandAction,
-    HandHistoryError,
-    HandRecord,
-    Move,
-    PlayerSeat,
-)
+import importlib
+from typing import TYPE_CHECKING
+
+# Imported now, not on first use: the submodule ``replay`` would otherwise shadow the
+# function of that name as soon as anything imported the submodule.
 from checkraise.histories.replay import replay, table_config
-from checkraise.histories.stats import StatLine, player_stats, position_names, seat_stats
+
+if TYPE_CHECKING:
+    from checkraise.histories.acpc_log import (
+        format_state_line,
+        net_results,
+        parse_log_file,
+        parse_log_text,
+        write_logs,
+    )
+    from checkraise.histories.database import (
+        SCHEMA_VERSION,
+        insert_hands,
+        load_hands,
+        open_database,
+    )
+    from checkraise.histories.importer import FileReport, import_files, read_hands
+    from checkraise.histories.pokerstars import (
+        EXAMPLE,
+        format_hand,
+        format_hands,
+        parse_file,
+        parse_text,
+    )
+    from checkraise.histories.record import (
+        HandAction,
+        HandHistoryError,
+        HandRecord,
+        Move,
+        PlayerSeat,
+    )
+    from checkraise.histories.stats import StatLine, player_stats, position_names, seat_stats
+
+# Public name -> the module that defines it, imported on first use (PEP 562): a command
+# that needs one part (``hands import`` of PokerStars text needs neither the ACPC log
+# reader nor, through it, the protocol package and numpy) loads only that part.
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(("format_state_line", "net_results", "parse_log_file", "parse_log_text",
+                     "write_logs"), "checkraise.histories.acpc_log"),
+    **dict.fromkeys(("SCHEMA_VERSION", "insert_hands", "load_hands", "open_database"),
+                    "checkraise.histories.database"),
+    **dict.fromkeys(("FileReport", "import_files", "read_hands"),
+                    "checkraise.histories.importer"),
+    **dict.fromkeys(("EXAMPLE", "format_hand", "format_hands", "parse_file", "parse_text"),
+                    "checkraise.histories.pokerstars"),
+    **dict.fromkeys(("HandAction", "HandHistoryError", "HandRecord", "Move", "PlayerSeat"),
+                    "checkraise.histories.record"),
+    **dict.fromkeys(("StatLine", "player_stats", "position_names", "seat_stats"),
+                    "checkraise.histories.stats"),
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # later look-ups skip this function
+        return value
+    raise AttributeError(f"module 'checkraise.histories' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "EXAMPLE",

@@ -58,7 +58,7 @@ from typing import Final
 
 from checkraise.cards import format_card, parse_cards
 from checkraise.errors import CheckraiseError
-from checkraise.histories.record import HandAction, HandRecord, Move, PlayerSeat
+from checkraise.histories.record import ZERO, HandAction, HandRecord, Move, PlayerSeat
 from checkraise.histories.stats import seat_columns
 
 __all__ = [
@@ -398,7 +398,8 @@ def _insert(db: sqlite3.Connection, hands: Sequence[HandRecord]) -> int:
                  pair_text[52 * hole[0] + hole[1]] if len(hole) == 2
                  else (_cards_text(hole) if hole else None),
                  1 if showed else 0,
-                 collected.numerator if collected.denominator == 1 else str(collected),
+                 0 if collected is ZERO  # the reader's shared zero: most seats
+                 else collected.numerator if collected.denominator == 1 else str(collected),
                  uncalled, *columns)
             )
         action_rows += [

@@ -29,12 +29,15 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from checkraise.histories import acpc_log, pokerstars
+from checkraise.histories import pokerstars
 from checkraise.histories.database import insert_hands
 from checkraise.histories.record import HandRecord
 from checkraise.histories.replay import replay
-from checkraise.protocol.gamedef import GameDef
+
+if TYPE_CHECKING:
+    from checkraise.protocol.gamedef import GameDef
 
 __all__ = ["FileReport", "detect_format", "import_files", "read_hands"]
 
@@ -109,6 +112,10 @@ def read_hands(path: str | Path, *, game: GameDef | None = None) -> list[HandRec
         text = None
         acpc = detect_format(path) == "acpc"
     if acpc:
+        # Imported here: the log reader brings the protocol package (and numpy with it),
+        # which an import of PokerStars text does not need.
+        from checkraise.histories import acpc_log
+
         return acpc_log.parse_log_file(path, game)
     hands = (pokerstars.parse_file(path) if text is None
              else pokerstars.parse_text(text, source=path.name))

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
-from checkraise.histories.record import HandRecord
+from checkraise.histories.record import ZERO, HandRecord
 from checkraise.stats import StatCounts, tally_hand
 
 __all__ = [
@@ -136,20 +136,19 @@ def _seat_counts(hand: HandRecord) -> tuple[list[_Columns], list[int]]:
     invested = [s.blind + s.ante for s in seats]
     for seat, _, _, amount, _, _ in hand.actions:
         invested[seat] += amount
-    won = [s.collected.numerator > 0 for s in seats]
-    tallies = tally_hand(((a[0], a[1], a[2]) for a in hand.actions), n, won)
+    # Most seats collect nothing and hold the reader's shared ZERO: an identity test spares
+    # Fraction's numerator and denominator properties (Python-level) for them.
+    won = [s.collected is not ZERO and s.collected.numerator > 0 for s in seats]
+    tallies = tally_hand(hand.actions, n, won)  # reads (seat, street, move) of each
     positions = _positions(hand)
     big = hand.big_blind or 1
-    out = []
+    out: list[_Columns] = []
     for seat, s in enumerate(seats):
         collected = s.collected
-        net = collected.numerator / collected.denominator + s.uncalled - invested[seat]
-        t = tallies[seat]
-        out.append((
-            net, positions[seat], t.vpip, t.pfr, t.three_bet_chance, t.three_bet,
-            t.saw_flop, t.showdown, t.won_at_showdown, t.postflop_bets, t.postflop_raises,
-            t.postflop_calls, net / big,
-        ))
+        net = ((0.0 if collected is ZERO else collected.numerator / collected.denominator)
+               + s.uncalled - invested[seat])
+        # A SeatTally's fields are the columns from vpip to postflop_calls, in order.
+        out.append((net, positions[seat], *tallies[seat], net / big))
     return out, invested
 
 
