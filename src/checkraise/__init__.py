@@ -13,6 +13,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from checkraise._lazy import lazy_names
+
 if TYPE_CHECKING:
     from checkraise.cards import (
         COMBO_CARDS,
@@ -67,19 +69,14 @@ _LAZY: dict[str, str] = {
 }
 
 
+_lazy_getattr, __dir__ = lazy_names(__name__, _LAZY)
+
+
 def __getattr__(name: str) -> object:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value  # later look-ups skip this function
-        return value
     # ``checkraise.equity`` is the subpackage (its function is ``checkraise.equity.equity``).
     if name == "equity":
         return importlib.import_module("checkraise.equity")
-    raise AttributeError(f"module 'checkraise' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return _lazy_getattr(name)
 
 
 __all__ = [

@@ -16,8 +16,9 @@ Examples
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from checkraise._lazy import lazy_names
 
 if TYPE_CHECKING:
     from checkraise.engine.actions import (
@@ -47,16 +48,7 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> object:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value  # later look-ups skip this function
-        return value
-    raise AttributeError(f"module 'checkraise.engine' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
 
 
 __all__ = [

@@ -14,8 +14,9 @@ Examples
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from checkraise._lazy import lazy_names
 
 # Imported now, not on first use: the submodule ``replay`` would otherwise shadow the
 # function of that name as soon as anything imported the submodule.
@@ -71,16 +72,7 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> object:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value  # later look-ups skip this function
-        return value
-    raise AttributeError(f"module 'checkraise.histories' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
 
 
 __all__ = [
