@@ -9,16 +9,21 @@ from importlib import resources
 import pytest
 
 from checkraise.agents import make_agent
+from checkraise.agents._heuristic_kernels import pot_share_value
+from checkraise.agents.base import BaseAgent
+from checkraise.agents.baselines import MinRaiseAgent
 from checkraise.agents.heuristic import HeuristicAgent
 from checkraise.agents.profiles import (
     Profile,
     ProfileError,
+    ValueScale,
     default_profile,
     load_profile,
     multiway_profile,
     profile_for_seats,
 )
 from checkraise.arena.table import play_hand
+from checkraise.cards import parse_cards
 from checkraise.engine import TableConfig
 
 
@@ -82,3 +87,49 @@ def test_a_spec_option_forces_either_profile_at_any_table_size() -> None:
             bot.begin_hand(0, config, (0, 1), 0)
         assert (forced_hu.profile.name, forced_mw.profile.name) == ("default", "multiway")
         assert auto.profile.name == expected
+
+
+def test_pot_share_value_is_v_heads_up_and_the_return_per_chip_of_a_level_pot() -> None:
+    for v in (-1.0, -0.37, 0.0, 0.1, 0.73, 1.0):
+        assert pot_share_value(v, 1) == v  # bit for bit: heads-up play cannot change
+    # Equity e = (1 + v) / 2 in a pot of k + 1 equal stakes s returns s ((k + 1) e - 1).
+    assert pot_share_value(-1.0, 5) == -1.0  # drawing dead loses the stake
+    assert pot_share_value(-2.0 / 3.0, 5) == pytest.approx(0.0)  # e = 1/6: break even
+    assert pot_share_value(-0.8, 3) == pytest.approx(4 * 0.1 - 1)
+    assert pot_share_value(-0.5, 2) == pytest.approx(3 * 0.25 - 1)
+    assert pot_share_value(0.0, 5) == 1.0  # capped at the top of the cut points
+
+
+def test_value_scale_is_read_written_and_checked() -> None:
+    raw = default_profile().to_dict()
+    assert "value" not in raw and default_profile().value is ValueScale.WIN_MINUS_LOSE
+    raw["value"] = "pot-share"
+    prof = Profile.from_dict(raw, "mine.json")
+    assert prof.pot_share and prof.values == default_profile().values
+    assert Profile.from_dict(prof.to_dict()) == prof
+    assert prof.replace(0, -0.3).pot_share and prof.renamed("x").pot_share
+    raw["value"] = "equity"
+    with pytest.raises(ProfileError, match="'value' = 'equity': expected one of"):
+        Profile.from_dict(raw, "mine.json")
+
+
+def test_shipped_multiway_profile_reads_the_pot_share() -> None:
+    assert multiway_profile().pot_share and not default_profile().pot_share
+
+
+@pytest.mark.parametrize("hand", ["AsAh", "KdKc", "QhQs", "AcKc"])
+def test_six_seat_bot_keeps_premium_hands_against_five_min_raisers(hand: str) -> None:
+    # Seat 2 acts first before the flop; every other seat re-raises the minimum. Valued
+    # against five random hands by P(win) - P(lose), all four hands were below 0 and the
+    # bot folded them to the first re-raise (issue 23: about -295 mbb/hand against such
+    # tables). In a pot that all six pay into, each is worth far more than a sixth.
+    hole = parse_cards(hand)
+    rest = [c for c in range(52) if c not in hole]
+    deck = rest[:4] + hole + rest[4:]
+    bot = HeuristicAgent(seed=1, samples=200)
+    agents: list[BaseAgent] = [MinRaiseAgent(seed=i) for i in range(6)]
+    agents[2] = bot
+    hand_log = play_hand(agents, TableConfig.nolimit(6), deck, 0)
+    assert bot.profile.name == "multiway"
+    assert not hand_log.state.folded[2]
+    assert hand_log.payoffs[2] != 0

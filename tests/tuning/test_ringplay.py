@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from checkraise.agents.heuristic import HeuristicAgent
-from checkraise.agents.profiles import Profile, default_profile
+from checkraise.agents.profiles import Profile, ValueScale, default_profile, multiway_profile
 from checkraise.arena.table import play_hand
 from checkraise.engine import ActionKind, Observation, TableConfig
 from checkraise.tuning.ringplay import RingPool, RingPoolError, ring_chips, ring_seat_chips
@@ -25,14 +25,16 @@ class PoolValueAgent(HeuristicAgent):
         return float(self.values[observation.seat, observation.round, max(opp, 1) - 1])
 
 
-def random_profile(rng: np.random.Generator) -> Profile:
+def random_profile(
+    rng: np.random.Generator, value: ValueScale = ValueScale.WIN_MINUS_LOSE
+) -> Profile:
     """Cut points anywhere, coefficients scaled so bets range from min-raises to all-ins."""
     vals: list[float] = []
     for street in range(4):
         vals += sorted(rng.uniform(-1, 1, 3).round(4).tolist())
         scale = np.array([10, 20, 20, 20, 5, 20, 20, 20]) * (street + 1)
         vals += (rng.normal(0, 1, 8) * scale).round(3).tolist()
-    return Profile.from_vector(vals)
+    return Profile.from_vector(vals, value=value)
 
 
 def station() -> Profile:
@@ -47,10 +49,18 @@ def test_ring_kernel_payoffs_equal_the_engines_hand_by_hand(seats: int, stack: i
     pool = RingPool.generate(25, seats=seats, seed=4, samples=40, stack=stack)
     config = TableConfig.nolimit(seats, stacks=stack)
     kinds = {"raises": 0, "all_in": 0, "fold_win": 0, "showdown": 0, "multiway": 0}
-    for trial in range(6):
+    share = ValueScale.POT_SHARE
+    for trial in range(9):
         hero = default_profile() if trial == 0 else random_profile(rng)
         # Trial 1 seats calling stations around the hero, so that pots go multiway.
         opp = station() if trial == 1 else random_profile(rng)
+        # Trials 6-8 read the pot-share value in the hero's seat, the others' or both.
+        if trial == 6:
+            hero = multiway_profile()
+        if trial == 8:
+            hero = random_profile(rng, share)
+        if trial in (7, 8):
+            opp = random_profile(rng, share)
         chips = ring_seat_chips(hero, opp, pool)
         for d in range(len(pool)):
             deck = [int(c) for c in pool.decks[d]]
@@ -80,6 +90,10 @@ def test_two_seat_ring_equals_the_heads_up_kernel() -> None:
     for _ in range(4):
         a, b = random_profile(rng), random_profile(rng)
         assert np.array_equal(ring_chips(a, b, ring), duplicate_chips(a, b, hu))
+        # Heads-up the pot-share value is v itself: the same play, chip for chip.
+        a_share = Profile.from_vector(a.values, value=ValueScale.POT_SHARE)
+        b_share = Profile.from_vector(b.values, value=ValueScale.POT_SHARE)
+        assert np.array_equal(ring_chips(a_share, b_share, ring), duplicate_chips(a, b, hu))
 
 
 def test_a_profile_against_itself_is_exactly_even() -> None:

@@ -8,7 +8,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from checkraise.agents.profiles import PARAMETER_NAMES, Profile, default_profile, load_profile
+from checkraise.agents.profiles import (
+    PARAMETER_NAMES,
+    Profile,
+    ValueScale,
+    default_profile,
+    load_profile,
+)
 from checkraise.cli.main import main
 from checkraise.tuning import DealPool, TuneConfig, TuneError, duplicate_match, trimmed_mean, tune
 from checkraise.tuning.tuner import LOG_FILE, PROFILE_FILE
@@ -164,3 +170,16 @@ def test_tune_command_takes_the_table_size(
     assert head["config"]["seats"] == 4
     assert main([*argv[:-2], "11"]) == 2
     assert "invalid seats 11: expected 2..10 players" in capsys.readouterr().err
+
+
+def test_a_pot_share_profile_stays_pot_share_through_tuning_and_resume(tmp_path: Path) -> None:
+    start = Profile.from_vector(loose_profile().values, "loose", ValueScale.POT_SHARE)
+    res = tune(start, RING, seed=5, out=tmp_path / "a")
+    assert res.profile.pot_share and load_profile(tmp_path / "a" / PROFILE_FILE).pot_share
+    # The scale changes the play: the same numbers read as win-minus-lose tune elsewhere.
+    assert res.profile.values != tune(loose_profile(), RING, seed=5).profile.values
+    resumed = tune(start, RING, seed=5, out=tmp_path / "a", resume=True)
+    assert resumed.profile == res.profile and resumed.profile.pot_share
+    # A log written for one scale does not resume a run of the other.
+    with pytest.raises(TuneError, match="value"):
+        tune(loose_profile(), RING, seed=5, out=tmp_path / "a", resume=True)

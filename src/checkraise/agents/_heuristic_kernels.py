@@ -100,6 +100,25 @@ def value_vs_random(
 
 
 @njit
+def pot_share_value(v: float, opponents: int) -> float:
+    """The value ``v = P(win) - P(lose)`` rescaled to a pot contested by ``opponents``.
+
+    ``(1 + v) / 2`` is the hand's share of the pot when ties are split evenly (exact
+    heads-up, and multi-way ties are rare); when every one of the ``opponents + 1``
+    players still in has put the same amount ``s`` in, calling down returns
+    ``s ((opponents + 1) (1 + v) / 2 - 1)``. That return per chip is the value the
+    policy reads: heads-up it is ``v`` itself (returned unchanged, bit for bit), and
+    with more opponents a hand that beats its fair share of the field scores above 0,
+    where ``v`` itself falls below 0 for every hand against five or more random hands.
+    It is capped at 1, the top of the cut points' range.
+    """
+    if opponents <= 1:
+        return v
+    u = 0.5 * (opponents + 1) * (1.0 + v) - 1.0
+    return u if u < 1.0 else 1.0
+
+
+@njit
 def cubic(prm: F64, at: int, v: float) -> float:
     """``prm[at] + prm[at+1] v + prm[at+2] v^2 + prm[at+3] v^3`` (Horner)."""
     return float(prm[at] + v * (prm[at + 1] + v * (prm[at + 2] + v * prm[at + 3])))
@@ -289,7 +308,8 @@ def _next_seat(pending: int, after: int, n: int) -> int:
 
 @njit
 def _ring_hand(
-    vals: F64, ranks: I64, hero: int, prm_hero: F64, prm_opp: F64, stack: int, sb: int, bb: int
+    vals: F64, ranks: I64, hero: int, prm_hero: F64, prm_opp: F64,
+    share_hero: bool, share_opp: bool, stack: int, sb: int, bb: int,
 ) -> int:
     """Net chips of seat ``hero`` in one hand at ``n`` equal stacks, every other seat ``prm_opp``.
 
@@ -299,7 +319,8 @@ def _ring_hand(
     and the last full raise, and an incomplete all-in raise does not reopen the betting
     for seats that already acted. ``vals[s, r, k - 1]`` is seat ``s``'s value on street
     ``r`` against ``k`` hands (the bot values against the seats still in), ``ranks[s]``
-    its showdown rank. As the stacks are equal, an all-in seat has put in the most
+    its showdown rank; ``share_hero``/``share_opp`` say whether a profile reads the
+    value as :func:`pot_share_value`. As the stacks are equal, an all-in seat has put in the most
     anyone can, so there are no side pots: one pot, split among the best ranks with the
     odd chips to the first winner left of the button.
     """
@@ -355,8 +376,10 @@ def _ring_hand(
             if k > kmax:
                 k = kmax
             prm = prm_hero[rnd] if p == hero else prm_opp[rnd]
-            kind, to = decide(prm, vals[p, rnd, k - 1], con[p] + call_amt, owe <= 0,
-                              min_to, max_to, bb)
+            v = vals[p, rnd, k - 1]
+            if share_hero if p == hero else share_opp:
+                v = pot_share_value(v, k)
+            kind, to = decide(prm, v, con[p] + call_amt, owe <= 0, min_to, max_to, bb)
             if kind == FOLD and owe > 0:
                 folded[p] = True
                 active &= ~bit
@@ -426,19 +449,23 @@ def _ring_hand(
 
 @njit
 def play_ring(
-    values: F64, ranks: I64, prm_a: F64, prm_b: F64, stack: int, sb: int, bb: int
+    values: F64, ranks: I64, prm_a: F64, prm_b: F64, share_a: bool, share_b: bool,
+    stack: int, sb: int, bb: int,
 ) -> I64:
     """``out[d, s]``: chips won by ``prm_a`` in seat ``s`` of deal ``d``, the other seats ``prm_b``.
 
     ``values[d, s, r, k - 1]`` is the value of seat ``s``'s cards on street ``r`` of
-    deal ``d`` against ``k`` random hands and ``ranks[d, s]`` its showdown rank.
+    deal ``d`` against ``k`` random hands and ``ranks[d, s]`` its showdown rank;
+    ``share_a``/``share_b`` whether each profile reads the :func:`pot_share_value`.
     """
     nd = values.shape[0]
     n = values.shape[1]
     out = np.zeros((nd, n), dtype=np.int64)
     for d in range(nd):
         for s in range(n):
-            out[d, s] = _ring_hand(values[d], ranks[d], s, prm_a, prm_b, stack, sb, bb)
+            out[d, s] = _ring_hand(
+                values[d], ranks[d], s, prm_a, prm_b, share_a, share_b, stack, sb, bb
+            )
     return out
 
 

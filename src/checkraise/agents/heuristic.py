@@ -11,6 +11,11 @@ beat all of them), over the rest of the board:
   street: later decisions on the same street reuse the value, so the bot does not
   contradict itself through sampling noise.
 
+A profile whose ``value`` is ``pot-share`` (the shipped ``multiway`` one) reads instead
+``u = (k + 1)(1 + v) / 2 - 1`` against ``k`` opponents still in, capped at 1: the return
+per chip of calling down a pot all of them paid into equally
+(:class:`~checkraise.agents.profiles.ValueScale`). Heads-up ``u = v``.
+
 For the street ``r`` the profile (:mod:`checkraise.agents.profiles`) gives cut points
 ``x < y < z`` and two cubics, ``p(v)`` the most it will pay and ``q(v)`` the total it
 wants to bet to (big blinds, totals for the hand). "The amount to call" is the total
@@ -343,7 +348,11 @@ class HeuristicAgent(BaseAgent):
         return v
 
     def act(self, observation: Observation) -> Action:
-        """Compute ``v`` and act by the profile's mode for this street."""
+        """Compute ``v`` (``last_value``) and act by the profile's mode for this street.
+
+        A ``pot-share`` profile acts on the pot share of ``v`` against the opponents
+        still in (module docstring).
+        """
         legal = observation.legal
         if legal is None:
             raise ConfigError(
@@ -352,6 +361,11 @@ class HeuristicAgent(BaseAgent):
         self._choose_profile(len(observation.folded))
         v = self.value(observation)
         self.last_value = v
+        if self.profile.pot_share:
+            opponents = sum(
+                1 for s, f in enumerate(observation.folded) if s != observation.seat and not f
+            )
+            v = K.pot_share_value(v, min(max(opponents, 1), MAX_OPPONENTS))
         config = observation.config
         my_bet = max(observation.contributions[observation.seat] - config.ante, 0)
         street = min(observation.round, 3)

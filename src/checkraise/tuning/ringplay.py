@@ -135,7 +135,7 @@ def ring_seat_chips(
     return K.play_ring(
         np.ascontiguousarray(values), np.ascontiguousarray(ranks),
         np.ascontiguousarray(a.array), np.ascontiguousarray(b.array),
-        pool.stack, pool.small_blind, pool.big_blind,
+        a.pot_share, b.pot_share, pool.stack, pool.small_blind, pool.big_blind,
     )
 
 

@@ -51,7 +51,7 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
-from checkraise.agents.profiles import PARAMETER_NAMES, Profile
+from checkraise.agents.profiles import PARAMETER_NAMES, Profile, ValueScale
 from checkraise.arena.stats import Estimate
 from checkraise.errors import CheckraiseError
 from checkraise.tuning.ringplay import RingPool, ring_chips, ring_match
@@ -334,21 +334,22 @@ def _read_log(path: Path) -> list[dict[str, Any]]:
 
 
 def _replay(
-    events: list[dict[str, Any]], header: dict[str, Any], path: Path
+    events: list[dict[str, Any]], header: dict[str, Any], path: Path, scale: ValueScale,
+    opp_scale: ValueScale,
 ) -> tuple[Profile, Profile, set[tuple[int, int]], set[int], list[dict[str, Any]],
            list[dict[str, Any]]]:
     """Incumbent, opponent, finished parameters and sweeps, accepted changes, kept events."""
     if not events or events[0].get("event") != "start":
         raise TuneError(f"cannot resume from {path}: it does not start with a 'start' line")
     first = events[0]
-    for key in ("config", "seed", "profile", "opponent"):
-        if first.get(key) != header[key]:
+    for key in ("config", "seed", "profile", "opponent", "value"):
+        if first.get(key) != header.get(key):
             raise TuneError(
                 f"cannot resume from {path}: its {key} is {first.get(key)!r}, expected "
-                f"{header[key]!r} (same settings, seed and profiles as the logged run)"
+                f"{header.get(key)!r} (same settings, seed and profiles as the logged run)"
             )
-    inc = Profile.from_vector(first["profile"], "tuned")
-    opp = Profile.from_vector(first["opponent"], "opponent")
+    inc = Profile.from_vector(first["profile"], "tuned", scale)
+    opp = Profile.from_vector(first["opponent"], "opponent", opp_scale)
     done: set[tuple[int, int]] = set()
     swept: set[int] = set()
     accepted: list[dict[str, Any]] = []
@@ -370,7 +371,8 @@ def _replay(
             done.add((int(ev["sweep"]), int(ev["index"])))
             kept.append(ev)
         elif kind == "sweep_done":
-            opp = Profile.from_vector(ev["profile"], "opponent")
+            # Iterated best response: the next opponent is the tuned profile.
+            opp = Profile.from_vector(ev["profile"], "opponent", scale)
             swept.add(int(ev["sweep"]))
             kept.append(ev)
     return inc, opp, done, swept, accepted, kept
@@ -423,6 +425,9 @@ def tune(
         "profile": list(start.values),
         "opponent": list(opponent.values),
     }
+    if start.pot_share or opponent.pot_share:
+        # Logs of win-minus-lose runs keep their old header, so they still resume.
+        header["value"] = [str(start.value), str(opponent.value)]
     inc, opp = start.renamed("tuned"), opponent
     done: set[tuple[int, int]] = set()
     swept: set[int] = set()
@@ -435,7 +440,9 @@ def tune(
         out.mkdir(parents=True, exist_ok=True)
         kept = [header]
         if resume:
-            inc, opp, done, swept, accepted, kept = _replay(_read_log(log_path), header, log_path)
+            inc, opp, done, swept, accepted, kept = _replay(
+                _read_log(log_path), header, log_path, start.value, opponent.value
+            )
         with open(log_path, "w", encoding="utf-8") as f:
             for ev in kept:
                 f.write(json.dumps(ev) + "\n")

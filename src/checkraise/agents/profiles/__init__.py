@@ -25,11 +25,15 @@ File format (JSON; TOML with the same tables also loads)::
                  "p": [p0, p1, p2, p3], "q": [q0, q1, q2, q3]},
      "flop": {...}, "turn": {...}, "river": {...}}
 
+An optional ``"value": "pot-share"`` makes the cut points and cubics read the pot share
+of ``v`` instead of ``v`` itself (:class:`ValueScale`; the same number heads-up).
+
 Shipped profiles
 ----------------
 ``default`` (``default.json``, also called ``headsup``) is tuned for two players;
 ``multiway`` (``multiway.json``) was tuned by ring-game self-play at six seats (its
-``comment`` holds the command that reproduces it). :func:`profile_for_seats` picks
+``comment`` holds the command that reproduces it) and reads the pot share.
+:func:`profile_for_seats` picks
 one by table size: the heads-up profile at 2 seats, the multi-way one at 3 or more.
 
 Cut points must satisfy ``-1 <= x < y < z <= 1``; coefficients must be finite with
@@ -69,6 +73,7 @@ __all__ = [
     "Mode",
     "Profile",
     "ProfileError",
+    "ValueScale",
     "default_profile",
     "load_profile",
     "multiway_profile",
@@ -105,6 +110,23 @@ class Mode(StrEnum):
 _MODES = (Mode.GIVE_UP, Mode.WAIT, Mode.RAISE, Mode.BET_TO_END)
 
 
+class ValueScale(StrEnum):
+    """Which number the cut points and cubics of a profile read (the key ``value``).
+
+    ``win-minus-lose`` (the default) is the state value ``v = P(win) - P(lose)`` against
+    the opponents still in. ``pot-share`` is ``(k + 1) (1 + v) / 2 - 1`` against ``k``
+    of them, capped at 1: the return per chip of calling down in a pot that all ``k + 1``
+    players have paid into equally
+    (:func:`checkraise.agents._heuristic_kernels.pot_share_value`).
+    Heads-up both are ``v``; against five random hands even aces have ``v < 0`` while
+    their pot share is above 1, so a ``win-minus-lose`` profile folds almost everything
+    to a loose ring table that a ``pot-share`` one plays for value.
+    """
+
+    WIN_MINUS_LOSE = "win-minus-lose"
+    POT_SHARE = "pot-share"
+
+
 def _street_index(street: int | str) -> int:
     if isinstance(street, str):
         if street not in STREETS:
@@ -125,6 +147,7 @@ class Profile:
 
     values: tuple[float, ...]
     name: str = ""
+    value: ValueScale = ValueScale.WIN_MINUS_LOSE
     array: npt.NDArray[np.float64] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -136,6 +159,7 @@ class Profile:
             )
         _validate(values, f"profile {self.name!r}" if self.name else "profile")
         object.__setattr__(self, "values", values)
+        object.__setattr__(self, "value", _value_scale(self.value, self.name or "profile"))
         arr = np.array(values, dtype=np.float64).reshape(4, len(_FIELDS))
         arr.flags.writeable = False
         object.__setattr__(self, "array", arr)
@@ -147,10 +171,18 @@ class Profile:
 
     # ------------------------------------------------------------------ building
 
+    @property
+    def pot_share(self) -> bool:
+        """Whether the profile reads the ``pot-share`` value (see :class:`ValueScale`)."""
+        return self.value is ValueScale.POT_SHARE
+
     @classmethod
-    def from_vector(cls, values: Sequence[float], name: str = "") -> Profile:
+    def from_vector(
+        cls, values: Sequence[float], name: str = "",
+        value: ValueScale | str = ValueScale.WIN_MINUS_LOSE,
+    ) -> Profile:
         """A profile from 44 numbers in :data:`PARAMETER_NAMES` order (validated)."""
-        return cls(tuple(float(v) for v in values), name)
+        return cls(tuple(float(v) for v in values), name, _value_scale(value, name or "profile"))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], source: str = "profile") -> Profile:
@@ -168,10 +200,10 @@ class Profile:
         """
         if not isinstance(data, Mapping):
             raise ProfileError(f"{source}: expected a table of streets, got {type(data).__name__}")
-        unknown = sorted(set(data) - set(STREETS) - {"name", "comment"})
+        unknown = sorted(set(data) - set(STREETS) - {"name", "comment", "value"})
         if unknown:
             raise ProfileError(
-                f"{source}: unknown key {unknown[0]!r} (expected name, comment and the "
+                f"{source}: unknown key {unknown[0]!r} (expected name, comment, value and the "
                 f"streets {', '.join(STREETS)})"
             )
         values: list[float] = []
@@ -213,11 +245,15 @@ class Profile:
                     _number(c, f"{street}.{poly}{i}", source) for i, c in enumerate(coefs)
                 )
         _validate(values, source)
-        return cls(tuple(values), str(data.get("name", "")))
+        scale = _value_scale(data.get("value", ValueScale.WIN_MINUS_LOSE), source)
+        return cls(tuple(values), str(data.get("name", "")), scale)
 
     def to_dict(self) -> dict[str, Any]:
         """The nested form (what :meth:`save` writes)."""
         out: dict[str, Any] = {"name": self.name}
+        if self.pot_share:
+            # Only written when it differs, so win-minus-lose files stay as they were.
+            out["value"] = str(self.value)
         for r, street in enumerate(STREETS):
             row = self.values[11 * r : 11 * (r + 1)]
             out[street] = {
@@ -236,11 +272,11 @@ class Profile:
         """A copy with parameter ``index`` set to ``value`` (validated)."""
         vals = list(self.values)
         vals[index] = float(value)
-        return Profile(tuple(vals), self.name)
+        return Profile(tuple(vals), self.name, self.value)
 
     def renamed(self, name: str) -> Profile:
         """The same parameters under another name."""
-        return Profile(self.values, name)
+        return Profile(self.values, name, self.value)
 
     # ------------------------------------------------------------------ reading
 
@@ -271,6 +307,17 @@ class Profile:
         """``q(v)``: the total contribution (big blinds) the bot wants to bet or raise to."""
         c = self.street(street)[7:11]
         return float(c[0] + c[1] * v + c[2] * v * v + c[3] * v**3)
+
+
+def _value_scale(value: Any, source: str) -> ValueScale:
+    if isinstance(value, ValueScale):
+        return value
+    names = tuple(str(v) for v in ValueScale)
+    if not isinstance(value, str) or value not in names:
+        raise ProfileError(
+            f"{source}: 'value' = {value!r}: expected one of {one_of(names)}"
+        )
+    return ValueScale(value)
 
 
 def _number(value: Any, name: str, source: str) -> float:
