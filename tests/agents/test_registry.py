@@ -120,3 +120,29 @@ def test_registry_import_does_not_import_agent_modules() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.split()
     assert out == ["False", "False"]
+
+
+def test_an_agent_that_asks_a_person_is_refused_where_nobody_is_at_the_terminal() -> None:
+    from checkraise.agents import base
+    from checkraise.agents.base import BaseAgent, is_interactive
+    from checkraise.arena.match import InteractiveAgentError, refuse_interactive
+
+    built: list[int] = []
+
+    class Oracle(BaseAgent):
+        interactive = True
+
+        def __init__(self, *, seed: int | None = None) -> None:
+            built.append(1)
+            super().__init__(seed=seed)
+
+    register_agent("test-oracle", Oracle)
+    try:
+        assert is_interactive("human") and is_interactive("test-oracle")
+        assert not is_interactive("call") and not is_interactive("fold")  # fold = handreader
+        with pytest.raises(InteractiveAgentError, match="test-oracle"):
+            refuse_interactive(["call", "test-oracle"], "match")
+        refuse_interactive(["call", "handreader"], "match")
+        assert built == []  # decided from the factory, no agent built
+    finally:
+        base._FACTORIES.pop("test-oracle", None)

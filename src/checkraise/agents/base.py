@@ -116,6 +116,7 @@ __all__ = [
     "call_begin_hand",
     "call_end_hand",
     "canonical_spec",
+    "is_interactive",
     "make_agent",
     "parse_agent_spec",
     "register_agent",
@@ -148,6 +149,9 @@ class BaseAgent:
     seed : int or None
         Seed of ``self.rng``.
     """
+
+    interactive: bool = False
+    """True for an agent that asks a person at a terminal (it cannot play unattended)."""
 
     def __init__(self, *, seed: int | None = None) -> None:
         self.seed = seed
@@ -363,6 +367,20 @@ def split_agent_specs(text: str | Sequence[str]) -> list[str]:
             else:
                 specs.append(part)
     return [canonical_spec(spec) for spec in specs]
+
+
+def is_interactive(spec: str) -> bool:
+    """Whether the agent of ``spec`` asks a person (its factory's ``interactive`` flag).
+
+    Decided from the registered factory, without building the agent.
+
+    Examples
+    --------
+    >>> is_interactive("human"), is_interactive("heuristic:samples=50")
+    (True, False)
+    """
+    name, _ = parse_agent_spec(spec)
+    return bool(getattr(_factory(name), "interactive", False))
 
 
 def make_agent(spec: str, *, seed: int | None = None) -> Agent:

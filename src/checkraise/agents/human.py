@@ -185,6 +185,8 @@ class HumanAgent(BaseAgent):
         ``say(text)`` prints one line (default :func:`print`).
     """
 
+    interactive = True
+
     def __init__(
         self,
         *,

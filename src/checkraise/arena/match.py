@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from checkraise.agents.base import make_agent, parse_agent_spec, split_agent_specs
+from checkraise.agents.base import is_interactive, split_agent_specs
 from checkraise.arena.parallel import Progress
 from checkraise.arena.ring import RingConfig, RingResult, play_ring
 from checkraise.engine import RuleSet
@@ -40,11 +40,8 @@ def refuse_interactive(specs: Sequence[str], command: str) -> None:
     ...
     checkraise.arena.match.InteractiveAgentError: agent 'human' cannot play in ... `checkraise play`
     """
-    from checkraise.agents.human import HumanAgent  # only when asked: it is the CLI's
-
     for spec in split_agent_specs(list(specs)):
-        parse_agent_spec(spec)
-        if isinstance(make_agent(spec, seed=0), HumanAgent):
+        if is_interactive(spec):
             raise InteractiveAgentError(
                 f"agent {spec!r} cannot play in `checkraise {command}`: the human seat plays "
                 "only in `checkraise play`"
