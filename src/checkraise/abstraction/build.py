@@ -35,10 +35,8 @@ from checkraise.abstraction.clustering import (
 )
 from checkraise.abstraction.features import (
     DEFAULT_BINS,
-    FLOP_DEN2,
+    PREFLOP_DEN,
     PREFLOP_DEN2,
-    TURN_DEN2,
-    FeatureTables,
     compute_tables,
 )
 from checkraise.errors import CheckraiseError
@@ -76,10 +74,14 @@ def parse_buckets(text: str) -> tuple[int, int, int, int]:
             f"bucket list {text!r} has {len(values)} entries; expected 4 "
             "(preflop,flop,turn,river), e.g. 169,200,200,200"
         )
-    for street, v, top in zip(STREETS, values, MAX_BUCKETS, strict=True):
+    _check_counts(values)
+    return values[0], values[1], values[2], values[3]
+
+
+def _check_counts(counts: tuple[int, ...]) -> None:
+    for street, v, top in zip(STREETS, counts, MAX_BUCKETS, strict=True):
         if not 1 <= v <= top:
             raise CheckraiseError(f"{street} bucket count {v} out of range; expected 1..{top}")
-    return values[0], values[1], values[2], values[3]
 
 
 @dataclass(frozen=True)
@@ -100,9 +102,7 @@ class BuildConfig:
             raise CheckraiseError(f"invalid seed {self.seed}: expected 0 or more")
         if len(self.buckets) != 4:
             raise CheckraiseError(f"buckets {self.buckets} must be four counts")
-        for street, v, top in zip(STREETS, self.buckets, MAX_BUCKETS, strict=True):
-            if not 1 <= v <= top:
-                raise CheckraiseError(f"{street} bucket count {v} out of range; expected 1..{top}")
+        _check_counts(self.buckets)
         if self.sample < max(self.buckets[1:3]):
             raise CheckraiseError(
                 f"sample {self.sample} is smaller than the flop/turn bucket counts "
@@ -146,18 +146,6 @@ def _mean_std(stats: dict[str, npt.NDArray[np.float64]]) -> float:
     return float(np.nansum(size * stats["std"]) / size.sum())
 
 
-def _street_ehs(ft: FeatureTables, s: int) -> tuple[npt.NDArray[np.int64], int]:
-    return ft.ehs(s)
-
-
-def _ehs2(ft: FeatureTables, s: int) -> npt.NDArray[np.float64]:
-    if s == 2:
-        return ft.turn_s2 / TURN_DEN2
-    if s == 1:
-        return ft.flop_s2 / FLOP_DEN2
-    return ft.preflop_s2 / PREFLOP_DEN2
-
-
 def build_abstraction(
     config: BuildConfig,
     work: Path,
@@ -195,7 +183,7 @@ def build_abstraction(
     for s in (2, 1, 0):
         name = STREETS[s]
         k = config.buckets[s]
-        nums, den = _street_ehs(ft, s)
+        nums, den = ft.ehs(s)
         x = nums / den
         if s == 0 and k == 169:
             labels = np.arange(169, dtype=np.uint16)
@@ -230,8 +218,8 @@ def build_abstraction(
         if progress is not None:
             progress(f"{name} buckets", 1, 1)
     timings["clustering"] = time.perf_counter() - t1
-    arrays["preflop_ehs"] = ft.preflop_s / _street_ehs(ft, 0)[1]
-    arrays["preflop_ehs2"] = _ehs2(ft, 0)
+    arrays["preflop_ehs"] = ft.preflop_s / PREFLOP_DEN
+    arrays["preflop_ehs2"] = ft.preflop_s2 / PREFLOP_DEN2
     arrays["preflop_hist"] = ft.preflop_hist
     header: dict[str, Any] = {
         "buckets": dict(zip(STREETS, config.buckets, strict=True)),

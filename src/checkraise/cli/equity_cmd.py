@@ -109,6 +109,8 @@ def _exact_with_progress(
     from rich.console import Console
 
     from checkraise.equity import Method, equity, exact_cost
+    from checkraise.equity.core import sci
+
     cost = exact_cost(specs, board, dead)
     if cost.seconds <= BAR_SECONDS:
         return equity(specs, board, dead, method=Method.EXACT)
@@ -122,8 +124,7 @@ def _exact_with_progress(
     )
 
     console = Console(stderr=True)
-    mantissa, _, exponent = f"{cost.work:.1e}".partition("e")
-    steps = f"{mantissa}e{int(exponent)}" if cost.work >= 1e6 else f"{cost.work:,.0f}"
+    steps = sci(cost.work) if cost.work >= 1e6 else f"{cost.work:,.0f}"
     console.print(
         f"exact enumeration: {cost.runouts:,} boards, about {steps} steps, "
         f"roughly {_duration(cost.seconds)} on one core\n"

@@ -127,8 +127,8 @@ class ExactCost:
         return self.work / EXACT_STEPS_PER_SECOND
 
 
-def _sci(x: float) -> str:
-    # 2.5e10 rather than Python's 2.5e+10.
+def sci(x: float) -> str:
+    """``x`` in short scientific notation, ``2.5e10`` rather than Python's ``2.5e+10``."""
     mantissa, _, exponent = f"{x:.1e}".partition("e")
     return f"{mantissa}e{int(exponent)}"
 
@@ -153,8 +153,8 @@ class LowAcceptanceError(EquityError):
             f"every deal; only {accepted:,} of {attempts:,} drawn deals fit together "
             f"(acceptance {accepted / max(attempts, 1):.2g}, at least 1 in "
             f"{ATTEMPTS_PER_SAMPLE} is needed), and exact enumeration would take about "
-            f"{_sci(cost.work)} steps ({cost.runouts:,} boards), over the budget of "
-            f"{_sci(EXACT_BUDGET)}; remove the combos that block each other from the ranges, "
+            f"{sci(cost.work)} steps ({cost.runouts:,} boards), over the budget of "
+            f"{sci(EXACT_BUDGET)}; remove the combos that block each other from the ranges, "
             f"or ask for exact enumeration (method='exact', --exact) and wait for it"
         )
 
