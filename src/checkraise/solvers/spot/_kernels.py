@@ -1,0 +1,577 @@
+"""numba kernels of the spot solver: one recursive walk per player and iteration.
+
+The walk carries two vectors down the betting tree, the traverser's own reach and
+the opponent's reach (each over that player's hands), and brings one vector back
+up, the traverser's counterfactual values. Nothing per node is kept but the
+regrets and the strategy sums, so memory is what the strategies need.
+
+Terminal values come from a sorted sweep with card-removal corrections (O(n) per
+terminal once the hands are sorted by strength on each river board):
+a hand's opponents that hold one of its cards are subtracted by per-card sums, and
+the opponent holding the very same two cards is never counted, as it ties.
+
+Parallel runs split the walk at the first layer of chance nodes: a first pass
+records the reaches that arrive there, the cards below are solved as independent
+tasks over the cores (their storage blocks are disjoint), and a last pass brings
+the values back up and updates the upper nodes. The sum over cards runs in card
+order in both cases, so one core and two give the same numbers.
+
+Arrays: ``nodes[node, column]`` (see the ``_KIND`` ... constants), ``commit``;
+per player ``cards[p]`` (hands, 2), ``same[p]`` (index of the same combo in the
+other player's list or -1), ``order[p]`` / ``rank[p]`` (boards, hands) the hands
+sorted by strength on each river board and their strengths, ``regret[p]`` and
+``cum[p]`` the flat buffers, and the lock tables.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from checkraise._numba import njit, parallel_njit, prange
+from checkraise.evaluator._kernels import rank7
+
+Pair = tuple[Any, ...]
+"""A per-player pair of arrays (numba UniTuple), or a bundle of work arrays."""
+
+# columns of the nodes table
+_KIND = 0
+_PLAYER = 1
+_START = 2
+_COUNT = 3
+_OFF = 4  # 4, 5: offset per player
+_STRIDE = 6  # 6, 7: stride per player
+_OUTCOMES = 8
+_SLOT = 9  # split slot of a first-layer chance node, else -1
+NODE_COLUMNS = 10
+
+_FOLD = 0
+_SHOWDOWN = 1
+_CHANCE = 2
+
+# params
+P_POT = 0
+P_POSITIVE = 1
+P_NEGATIVE = 2
+P_CLIP = 3
+P_AVG_WEIGHT = 4
+P_MODE = 5
+P_PHASE = 6
+NUM_PARAMS = 7
+
+MODE_CFR = 0  # update regrets and strategy sums of the traverser
+MODE_BEST_RESPONSE = 1  # traverser best-responds to the average strategy
+MODE_AVERAGE = 2  # both play the average strategy (values only)
+
+PHASE_ALL = 0  # walk everything
+PHASE_COLLECT = 1  # stop at first-layer chance nodes, record the reaches there
+PHASE_FINISH = 2  # take first-layer chance values from the task results
+
+
+@njit
+def board_index(turn: int, river: int) -> int:
+    """Row of the showdown tables for the dealt turn and river (-1 if not dealt)."""
+    return (turn + 1) * 53 + (river + 1)
+
+
+@njit
+def showdown_tables(
+    board: np.ndarray, boards: np.ndarray, cards: np.ndarray, order: np.ndarray,
+    rank: np.ndarray,
+) -> None:
+    """Hands sorted by strength on each river board (hands clashing with it rank 0)."""
+    n = cards.shape[0]
+    strength = np.empty(n, np.int64)
+    full = np.empty(7, np.int64)
+    for k in range(board.shape[0]):
+        full[k] = board[k]
+    for b in range(boards.shape[0]):
+        m = board.shape[0]
+        mask = 0
+        for k in range(m):
+            mask |= 1 << board[k]
+        for k in range(boards.shape[1]):
+            if boards[b, k] >= 0:
+                full[m] = boards[b, k]
+                mask |= 1 << boards[b, k]
+                m += 1
+        for h in range(n):
+            c1 = cards[h, 0]
+            c2 = cards[h, 1]
+            if (mask >> c1) & 1 or (mask >> c2) & 1:
+                strength[h] = 0
+            else:
+                strength[h] = rank7(full[0], full[1], full[2], full[3], full[4], c1, c2)
+        idx = np.argsort(strength, kind="mergesort")
+        for i in range(n):
+            order[b, i] = idx[i]
+            rank[b, i] = strength[idx[i]]
+
+
+@njit
+def _compatible_total(
+    reach_o: np.ndarray, cards_o: np.ndarray, per_card: np.ndarray
+) -> float:
+    total = 0.0
+    for c in range(52):
+        per_card[c] = 0.0
+    for o in range(reach_o.shape[0]):
+        r = reach_o[o]
+        total += r
+        per_card[cards_o[o, 0]] += r
+        per_card[cards_o[o, 1]] += r
+    return total
+
+
+@njit
+def fold_values(
+    payoff: float, reach_o: np.ndarray, cards_t: np.ndarray, cards_o: np.ndarray,
+    same_t: np.ndarray, out: np.ndarray,
+) -> None:
+    """``payoff`` times the opponent reach compatible with each traverser hand."""
+    per_card = np.empty(52)
+    total = _compatible_total(reach_o, cards_o, per_card)
+    for h in range(out.shape[0]):
+        s = same_t[h]
+        compat = total - per_card[cards_t[h, 0]] - per_card[cards_t[h, 1]]
+        if s >= 0:
+            compat += reach_o[s]
+        out[h] = payoff * compat
+
+
+@njit
+def showdown_values(
+    win: float, lose: float, tie: float, reach_o: np.ndarray, cards_t: np.ndarray,
+    cards_o: np.ndarray, same_t: np.ndarray, order_t: np.ndarray, rank_t: np.ndarray,
+    order_o: np.ndarray, rank_o: np.ndarray, out: np.ndarray,
+) -> None:
+    """Showdown values by two sorted sweeps (wins upward, losses downward)."""
+    per_card = np.empty(52)
+    total = _compatible_total(reach_o, cards_o, per_card)
+    n_t = out.shape[0]
+    n_o = reach_o.shape[0]
+    swept = np.zeros(52)
+    acc = 0.0
+    j = 0
+    for i in range(n_t):
+        h = order_t[i]
+        s = rank_t[i]
+        while j < n_o and rank_o[j] < s:
+            o = order_o[j]
+            r = reach_o[o]
+            acc += r
+            swept[cards_o[o, 0]] += r
+            swept[cards_o[o, 1]] += r
+            j += 1
+        out[h] = acc - swept[cards_t[h, 0]] - swept[cards_t[h, 1]]
+    swept[:] = 0.0
+    acc = 0.0
+    j = n_o - 1
+    for i in range(n_t - 1, -1, -1):
+        h = order_t[i]
+        s = rank_t[i]
+        while j >= 0 and rank_o[j] > s:
+            o = order_o[j]
+            r = reach_o[o]
+            acc += r
+            swept[cards_o[o, 0]] += r
+            swept[cards_o[o, 1]] += r
+            j -= 1
+        losing = acc - swept[cards_t[h, 0]] - swept[cards_t[h, 1]]
+        compat = total - per_card[cards_t[h, 0]] - per_card[cards_t[h, 1]]
+        if same_t[h] >= 0:
+            compat += reach_o[same_t[h]]
+        winning = out[h]
+        out[h] = win * winning + lose * losing + tie * (compat - winning - losing)
+
+
+@njit
+def _lock_of(starts: np.ndarray, block: int) -> int:
+    if starts.shape[0] == 0:
+        return -1
+    i = int(np.searchsorted(starts, block))
+    if i < starts.shape[0] and starts[i] == block:
+        return i
+    return -1
+
+
+@njit
+def strategy(
+    regret: np.ndarray, cum: np.ndarray, block: int, count: int, hands: int, average: bool,
+    lock_starts: np.ndarray, lock_offsets: np.ndarray, lock_mask: np.ndarray,
+    lock_values: np.ndarray, out: np.ndarray,
+) -> None:
+    """The current (regret matching) or average strategy at one node, ``[action, hand]``.
+
+    A locked hand plays its locked strategy whatever the regrets or sums say.
+    """
+    src = cum if average else regret
+    for h in range(hands):
+        total = 0.0
+        for i in range(count):
+            v = src[block + i * hands + h]
+            if v > 0.0:
+                total += v
+        if total > 0.0:
+            for i in range(count):
+                v = src[block + i * hands + h]
+                out[i, h] = v / total if v > 0.0 else 0.0
+        else:
+            for i in range(count):
+                out[i, h] = 1.0 / count
+    lock = _lock_of(lock_starts, block)
+    if lock >= 0:
+        first = lock_offsets[lock]
+        for h in range(hands):
+            if lock_mask[lock * hands + h]:
+                for i in range(count):
+                    out[i, h] = lock_values[first + i * hands + h]
+
+
+# frame columns of the explicit walk stack
+_F_NODE = 0
+_F_I = 1  # next child (decision) or outcome index k (chance)
+_F_CARD = 2  # card dealt to the child being walked (chance)
+_F_BASE = 3  # 3, 4: storage bases per player
+_F_TURN = 5
+_F_RIVER = 6
+_F_DEALT = 7
+FRAME_COLUMNS = 8
+
+
+@njit
+def make_buffers(depth: int, actions: int, n_t: int, n_o: int) -> Pair:
+    """Work arrays of one walker: a frame and reach/value vectors per depth."""
+    width = max(n_t, n_o)
+    return (
+        np.zeros((depth, FRAME_COLUMNS), np.int64),
+        np.zeros((depth, n_t)),
+        np.zeros((depth, n_o)),
+        np.zeros((depth, n_t)),
+        np.zeros((depth, actions, n_t)),
+        np.zeros((depth, actions, width)),
+    )
+
+
+@njit
+def walk(
+    root: int, trav: int, base0: int, base1: int, turn: int, river: int, dealt: int,
+    reach_t: np.ndarray, reach_o: np.ndarray, out: np.ndarray,
+    nodes: np.ndarray, commit: np.ndarray, board_row: np.ndarray, cards: Pair,
+    same: Pair, order: Pair, rank: Pair, regret: Pair, cum: Pair, lock_starts: Pair,
+    lock_offsets: Pair, lock_mask: Pair, lock_values: Pair, params: np.ndarray,
+    task_reach: np.ndarray, task_info: np.ndarray, results: np.ndarray, buffers: Pair,
+) -> None:
+    """The traverser's counterfactual values at ``root`` into ``out``.
+
+    A depth-first walk with an explicit stack (numba cannot cache recursive
+    functions): frame ``d`` holds a node, its runout and which child is being
+    walked; ``reach_t[d]``, ``reach_o[d]`` the reaches arriving at it and
+    ``value[d]`` the values it returns.
+    """
+    frame, rt, ro, value, child_values, sigma = buffers
+    n_t = out.shape[0]
+    n_o = reach_o.shape[0]
+    other = 1 - trav
+    cards_t = cards[trav]
+    cards_o = cards[other]
+    pot = params[P_POT]
+    phase = params[P_PHASE]
+    mode = int(params[P_MODE])
+    frame[0, _F_NODE] = root
+    frame[0, _F_BASE] = base0
+    frame[0, _F_BASE + 1] = base1
+    frame[0, _F_TURN] = turn
+    frame[0, _F_RIVER] = river
+    frame[0, _F_DEALT] = dealt
+    rt[0, :] = reach_t
+    ro[0, :] = reach_o
+    d = 0
+    entered = True
+    while True:
+        node = frame[d, _F_NODE]
+        kind = nodes[node, _KIND]
+        done = False
+        if entered:
+            entered = False
+            # Nothing below matters when no opponent hand gets here, except that CFR
+            # still averages the traverser's strategy where his own hands do.
+            live = phase == PHASE_COLLECT
+            if not live:
+                for o in range(n_o):
+                    if ro[d, o] != 0.0:
+                        live = True
+                        break
+            if not live and mode == MODE_CFR:
+                for h in range(n_t):
+                    if rt[d, h] != 0.0:
+                        live = True
+                        break
+            if not live:
+                value[d, :] = 0.0
+                done = True
+            elif kind == _FOLD:
+                c = commit[node]
+                payoff = -c if nodes[node, _PLAYER] == trav else pot + c
+                fold_values(payoff, ro[d], cards_t, cards_o, same[trav], value[d])
+                done = True
+            elif kind == _SHOWDOWN:
+                c = commit[node]
+                row = board_row[board_index(frame[d, _F_TURN], frame[d, _F_RIVER])]
+                showdown_values(
+                    pot + c, -c, 0.5 * pot, ro[d], cards_t, cards_o, same[trav],
+                    order[trav][row], rank[trav][row], order[other][row], rank[other][row],
+                    value[d],
+                )
+                done = True
+            elif kind == _CHANCE:
+                slot = nodes[node, _SLOT]
+                value[d, :] = 0.0
+                frame[d, _F_I] = 0
+                frame[d, _F_CARD] = -1
+                if slot >= 0 and phase == PHASE_COLLECT:
+                    task_reach[slot, 0, :n_t] = rt[d]
+                    task_reach[slot, 1, :n_o] = ro[d]
+                    for j in range(5):
+                        task_info[slot, j] = frame[d, _F_BASE + j]
+                    done = True
+                elif slot >= 0 and phase == PHASE_FINISH:
+                    for k in range(nodes[node, _OUTCOMES]):
+                        for h in range(n_t):
+                            value[d, h] += results[slot, k, h]
+                    factor = 1.0 / (nodes[node, _OUTCOMES] - 4)
+                    for h in range(n_t):
+                        value[d, h] *= factor
+                    done = True
+            else:
+                actor = nodes[node, _PLAYER]
+                count = nodes[node, _COUNT]
+                hands = cards[actor].shape[0]
+                block = frame[d, _F_BASE + actor] + nodes[node, _OFF + actor]
+                strategy(
+                    regret[actor], cum[actor], block, count, hands, mode != MODE_CFR,
+                    lock_starts[actor], lock_offsets[actor], lock_mask[actor],
+                    lock_values[actor], sigma[d],
+                )
+                frame[d, _F_I] = 0
+                value[d, :] = 0.0
+        else:
+            # back from the child at depth d + 1
+            i = frame[d, _F_I]
+            if kind == _CHANCE:
+                card = frame[d, _F_CARD]
+                for h in range(n_t):
+                    if cards_t[h, 0] != card and cards_t[h, 1] != card:
+                        value[d, h] += value[d + 1, h]
+            elif nodes[node, _PLAYER] == trav:
+                child_values[d, i, :] = value[d + 1]
+            else:
+                for h in range(n_t):
+                    value[d, h] += value[d + 1, h]
+            frame[d, _F_I] = i + 1
+        if not done and kind == _CHANCE:
+            dealt_here = frame[d, _F_DEALT]
+            card = frame[d, _F_CARD] + 1
+            while card < 52 and (dealt_here >> card) & 1:
+                card += 1
+            if card < 52:
+                k = frame[d, _F_I]
+                frame[d, _F_CARD] = card
+                e = d + 1
+                frame[e, _F_NODE] = nodes[node, _START]
+                for p in range(2):
+                    frame[e, _F_BASE + p] = (
+                        frame[d, _F_BASE + p] + nodes[node, _OFF + p] + k * nodes[node, _STRIDE + p]
+                    )
+                if frame[d, _F_TURN] < 0:
+                    frame[e, _F_TURN] = card
+                    frame[e, _F_RIVER] = frame[d, _F_RIVER]
+                else:
+                    frame[e, _F_TURN] = frame[d, _F_TURN]
+                    frame[e, _F_RIVER] = card
+                frame[e, _F_DEALT] = dealt_here | (1 << card)
+                for h in range(n_t):
+                    hit = cards_t[h, 0] == card or cards_t[h, 1] == card
+                    rt[e, h] = 0.0 if hit else rt[d, h]
+                for o in range(n_o):
+                    hit = cards_o[o, 0] == card or cards_o[o, 1] == card
+                    ro[e, o] = 0.0 if hit else ro[d, o]
+                d = e
+                entered = True
+                continue
+            factor = 1.0 / (nodes[node, _OUTCOMES] - 4)
+            for h in range(n_t):
+                value[d, h] *= factor
+            done = True
+        if not done:
+            # a decision node: walk the next child, or finish
+            i = frame[d, _F_I]
+            count = nodes[node, _COUNT]
+            actor = nodes[node, _PLAYER]
+            if i < count:
+                e = d + 1
+                for j in range(FRAME_COLUMNS):
+                    frame[e, j] = frame[d, j]
+                frame[e, _F_NODE] = nodes[node, _START] + i
+                if actor == trav:
+                    for h in range(n_t):
+                        rt[e, h] = rt[d, h] * sigma[d, i, h]
+                    ro[e, :] = ro[d]
+                else:
+                    rt[e, :] = rt[d]
+                    for o in range(n_o):
+                        ro[e, o] = ro[d, o] * sigma[d, i, o]
+                d = e
+                entered = True
+                continue
+            if actor == trav:
+                _finish_traverser(
+                    d, node, trav, n_t, mode, phase, frame, nodes, sigma, child_values, value,
+                    rt, regret, cum, lock_starts, lock_mask, params,
+                )
+        # return to the parent
+        if d == 0:
+            out[:] = value[0]
+            return
+        d -= 1
+
+
+@njit
+def _finish_traverser(
+    d: int, node: int, trav: int, n_t: int, mode: int, phase: float, frame: np.ndarray,
+    nodes: np.ndarray, sigma: np.ndarray, child_values: np.ndarray, value: np.ndarray,
+    rt: np.ndarray, regret: Pair, cum: Pair, lock_starts: Pair, lock_mask: Pair,
+    params: np.ndarray,
+) -> None:
+    """Value of the traverser's node from its children; regret and average updates."""
+    count = nodes[node, _COUNT]
+    block = frame[d, _F_BASE + trav] + nodes[node, _OFF + trav]
+    vals = child_values[d]
+    sig = sigma[d]
+    if mode == MODE_BEST_RESPONSE:
+        lock = _lock_of(lock_starts[trav], block)
+        masked = lock_mask[trav]
+        for h in range(n_t):
+            if lock >= 0 and masked[lock * n_t + h]:
+                total = 0.0
+                for i in range(count):
+                    total += sig[i, h] * vals[i, h]
+                value[d, h] = total
+            else:
+                best = vals[0, h]
+                for i in range(1, count):
+                    best = max(best, vals[i, h])
+                value[d, h] = best
+        return
+    for h in range(n_t):
+        total = 0.0
+        for i in range(count):
+            total += sig[i, h] * vals[i, h]
+        value[d, h] = total
+    if mode != MODE_CFR or phase == PHASE_COLLECT:
+        return
+    r = regret[trav]
+    s = cum[trav]
+    clip = params[P_CLIP] != 0.0
+    positive = params[P_POSITIVE]
+    negative = params[P_NEGATIVE]
+    weight = params[P_AVG_WEIGHT]
+    for i in range(count):
+        row = block + i * n_t
+        for h in range(n_t):
+            v = r[row + h] + (vals[i, h] - value[d, h])
+            if v > 0.0:
+                v *= positive
+            elif clip:
+                v = 0.0
+            else:
+                v *= negative
+            r[row + h] = v
+            s[row + h] += weight * rt[d, h] * sig[i, h]
+
+
+@parallel_njit
+def run_tasks(
+    task_slot: np.ndarray, task_k: np.ndarray, task_card: np.ndarray, chance_node: np.ndarray,
+    chunks: int, depth: int, actions: int, trav: int, n_t: int, n_o: int,
+    nodes: np.ndarray, commit: np.ndarray, board_row: np.ndarray, cards: Pair, same: Pair,
+    order: Pair, rank: Pair, regret: Pair, cum: Pair, lock_starts: Pair,
+    lock_offsets: Pair, lock_mask: Pair, lock_values: Pair, params: np.ndarray,
+    task_reach: np.ndarray, task_info: np.ndarray, results: np.ndarray,
+) -> None:
+    """Every (first-layer chance node, card) below the collected reaches, over the cores.
+
+    Task ``t`` goes to chunk ``t % chunks``; each chunk has its own walker buffers.
+    """
+    cards_t = cards[trav]
+    cards_o = cards[1 - trav]
+    for chunk in prange(chunks):
+        buffers = make_buffers(depth, actions, n_t, n_o)
+        child_t = np.empty(n_t)
+        child_o = np.empty(n_o)
+        for t in range(chunk, task_slot.shape[0], chunks):
+            slot = task_slot[t]
+            node = chance_node[slot]
+            k = task_k[t]
+            card = task_card[t]
+            for h in range(n_t):
+                hit = cards_t[h, 0] == card or cards_t[h, 1] == card
+                child_t[h] = 0.0 if hit else task_reach[slot, 0, h]
+            for o in range(n_o):
+                hit = cards_o[o, 0] == card or cards_o[o, 1] == card
+                child_o[o] = 0.0 if hit else task_reach[slot, 1, o]
+            b0 = task_info[slot, 0] + nodes[node, _OFF] + k * nodes[node, _STRIDE]
+            b1 = task_info[slot, 1] + nodes[node, _OFF + 1] + k * nodes[node, _STRIDE + 1]
+            turn = task_info[slot, 2]
+            river = task_info[slot, 3]
+            if turn < 0:
+                turn = card
+            else:
+                river = card
+            out = results[slot, k, :n_t]
+            walk(
+                nodes[node, _START], trav, b0, b1, turn, river, task_info[slot, 4] | (1 << card),
+                child_t, child_o, out, nodes, commit, board_row, cards, same, order, rank,
+                regret, cum, lock_starts, lock_offsets, lock_mask, lock_values, params,
+                task_reach, task_info, results, buffers,
+            )
+            for h in range(n_t):
+                if cards_t[h, 0] == card or cards_t[h, 1] == card:
+                    out[h] = 0.0
+
+
+@njit
+def equity_sums(
+    reach_o: np.ndarray, cards_t: np.ndarray, cards_o: np.ndarray, same_t: np.ndarray,
+    order_t: np.ndarray, rank_t: np.ndarray, order_o: np.ndarray, rank_o: np.ndarray,
+    runouts: np.ndarray, board_row: np.ndarray, wins: np.ndarray, mass: np.ndarray,
+) -> None:
+    """Showdown shares (win 1, tie 1/2) and compatible opponent mass over the runouts."""
+    n_t = wins.shape[0]
+    live = np.empty(reach_o.shape[0])
+    sd = np.empty(n_t)
+    fold = np.empty(n_t)
+    wins[:] = 0.0
+    mass[:] = 0.0
+    for r in range(runouts.shape[0]):
+        a = runouts[r, 0]
+        b = runouts[r, 1]
+        for o in range(reach_o.shape[0]):
+            hit = False
+            for c in (a, b):
+                if c >= 0 and (cards_o[o, 0] == c or cards_o[o, 1] == c):
+                    hit = True
+            live[o] = 0.0 if hit else reach_o[o]
+        row = board_row[board_index(a, b)]
+        showdown_values(1.0, 0.0, 0.5, live, cards_t, cards_o, same_t, order_t[row],
+                        rank_t[row], order_o[row], rank_o[row], sd)
+        fold_values(1.0, live, cards_t, cards_o, same_t, fold)
+        for h in range(n_t):
+            hit = False
+            for c in (a, b):
+                if c >= 0 and (cards_t[h, 0] == c or cards_t[h, 1] == c):
+                    hit = True
+            if not hit:
+                wins[h] += sd[h]
+                mass[h] += fold[h]

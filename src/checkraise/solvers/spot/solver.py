@@ -1,0 +1,625 @@
+"""The spot solver: discounted CFR (or CFR+) over every hand of both ranges at once.
+
+One iteration walks the betting tree once per player (alternating updates, the
+order of :mod:`checkraise.solvers.vectorised`, whose algorithm table it shares:
+``dcfr`` is Brown & Sandholm's discounted CFR with alpha = 1.5, beta = 0, gamma = 2,
+``cfr+`` is Tammelin's CFR+ with linear averaging). The walk itself lives in
+:mod:`._kernels`.
+
+Values are in chips, measured from the spot's start: a player who wins the pot
+gets the starting pot plus what the other put in since the start, a player who
+loses it loses what he put in. So the two players' values add up to the pot, and
+**exploitability** is the mean of the two players' best-response gains,
+``(BR_oop + BR_ip - pot) / 2``, reported as a percentage of the starting pot: the
+convention of the public solvers (postflop-solver, TexasSolver, GTO+).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from checkraise.cards import COMBO_CARDS, NUM_COMBOS, format_card, parse_card
+from checkraise.errors import CheckraiseError, ConfigError, one_of
+from checkraise.solvers.spot import _kernels as K
+from checkraise.solvers.spot.config import Spot
+from checkraise.solvers.spot.tree import CHANCE, DECISION, SpotTree, build_tree
+from checkraise.solvers.vectorised import VECTORISED_ALGORITHMS
+
+__all__ = ["SOLVER_ALGORITHMS", "Progress", "SpotSolver"]
+
+FloatArray = npt.NDArray[np.float64]
+SOLVER_ALGORITHMS = ("dcfr", "cfr+")
+PRECISIONS = ("float32", "float64")
+
+_Tables = tuple[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any]
+"""The tree, hand and buffer arrays every kernel walk takes, in its argument order."""
+
+Progress = Callable[[int, float], None]
+"""Called with the iteration count and the exploitability (% of the pot) when measured."""
+
+
+@dataclass(frozen=True)
+class Located:
+    """A node of the betting tree at one runout: where its strategy is stored."""
+
+    node: int
+    bases: tuple[int, int]
+    turn: int
+    river: int
+    dealt: int
+    board: tuple[int, ...]
+    reach: tuple[FloatArray, FloatArray]
+
+
+@dataclass(frozen=True)
+class NodeReport:
+    """What a player sees at one node: the strategy, EV and equity of every hand.
+
+    Attributes
+    ----------
+    line : str
+        The action line (with the cards dealt on the way).
+    board : tuple of int
+        The board at the node.
+    actor : int
+        0 = OOP, 1 = IP.
+    labels : tuple of str
+        The actions.
+    combos : int array
+        The actor's hands (indices into the 1,326 combos).
+    reach : float array
+        The actor's range at the node: his starting weight times the probability
+        that his own strategy takes the line (0 for hands that hit a dealt card).
+    strategy : float array (hands, actions)
+        The average strategy.
+    ev : float array
+        Expected chips of each hand from here on, measured like the solver's
+        values (a hand that wins the pot gets the starting pot plus the chips the
+        other put in since the spot started); NaN where no opponent hand is left.
+    equity : float array
+        Share of the pot each hand wins at showdown against the opponent's range
+        at the node, over every runout still to come; NaN as for ``ev``.
+    frequencies : float array
+        How often the range takes each action (weighted by ``reach``).
+    """
+
+    line: str
+    board: tuple[int, ...]
+    actor: int
+    labels: tuple[str, ...]
+    combos: npt.NDArray[np.int64]
+    reach: FloatArray
+    strategy: FloatArray
+    ev: FloatArray
+    equity: FloatArray
+    frequencies: FloatArray
+
+
+class SpotSolver:
+    """Solve a :class:`~checkraise.solvers.spot.config.Spot`.
+
+    Parameters
+    ----------
+    spot : Spot
+        The spot.
+    algorithm : str
+        ``dcfr`` (default) or ``cfr+``.
+    precision : str
+        ``float32`` halves the memory of the regret and strategy buffers;
+        ``float64`` (default) keeps them exact to double rounding.
+    threads : int
+        Cores for the walk below the first chance node (1 = no threads).
+    reach : tuple of two arrays or None
+        Reach probabilities of the 1,326 combos at the root for OOP and IP,
+        instead of the spot's ranges (subgame solving starts from these).
+
+    Examples
+    --------
+    >>> spot = Spot.from_dict({"board": "Ks 7h 2c 3d 9s", "pot": 100, "stack": 100,
+    ...                        "ranges": {"oop": "AA,QQ", "ip": "KK,JJ"}})
+    >>> solver = SpotSolver(spot)
+    >>> solver.solve(max_iterations=300)
+    >>> solver.exploitability() < 0.5
+    True
+    """
+
+    def __init__(
+        self,
+        spot: Spot,
+        algorithm: str = "dcfr",
+        precision: str = "float64",
+        threads: int = 1,
+        reach: tuple[npt.ArrayLike, npt.ArrayLike] | None = None,
+    ) -> None:
+        if algorithm not in SOLVER_ALGORITHMS:
+            raise ConfigError(
+                f"algorithm {algorithm!r}; expected one of {one_of(SOLVER_ALGORITHMS)}"
+            )
+        if precision not in PRECISIONS:
+            raise ConfigError(f"precision {precision!r}; expected one of {one_of(PRECISIONS)}")
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise ConfigError(f"threads = {threads!r}; expected a whole number >= 1")
+        self.spot = spot
+        self.algorithm = algorithm
+        self.precision = precision
+        self.threads = threads
+        self.clip, discount, self.gamma = VECTORISED_ALGORITHMS[algorithm]
+        self.alpha, self.beta = discount if discount is not None else (1.0, 1.0)
+        self.discounted = discount is not None
+        self.iteration = 0
+        self.seconds = 0.0
+        self.board = tuple(spot.board)
+        self.board_mask = sum(1 << c for c in self.board)
+        weights = [spot.weights(p) for p in range(2)] if reach is None else [
+            self._check_reach(r, p) for p, r in enumerate(reach)
+        ]
+        self.combos = tuple(np.flatnonzero(w > 0.0).astype(np.int64) for w in weights)
+        for p, combos in enumerate(self.combos):
+            if combos.size == 0:
+                raise ConfigError(f"{('OOP', 'IP')[p]} has no hand that can be held")
+        self.initial_reach = tuple(weights[p][self.combos[p]] for p in range(2))
+        self.cards = tuple(COMBO_CARDS[c].astype(np.int64) for c in self.combos)
+        self.same = tuple(_same_index(self.combos[p], self.combos[1 - p]) for p in range(2))
+        self.hands = (int(self.combos[0].size), int(self.combos[1].size))
+        self.tree: SpotTree = build_tree(spot, self.hands)
+        self.nodes = _node_table(self.tree)
+        self._slots = np.flatnonzero(self.nodes[:, K._SLOT] >= 0)
+        self._build_showdowns()
+        dtype = np.float32 if precision == "float32" else np.float64
+        self.regret = tuple(np.zeros(self.tree.storage[p], dtype) for p in range(2))
+        self.cum = tuple(np.zeros(self.tree.storage[p], dtype) for p in range(2))
+        self._locks: dict[int, dict[int, tuple[np.ndarray, np.ndarray]]] = {}
+        self._lock_tables = _empty_locks()
+        slots = max(1, self._slots.size)
+        width = max(self.hands)
+        self._task_reach = np.zeros((slots, 2, width))
+        self._task_info = np.zeros((slots, 5), np.int64)
+        self._results = np.zeros((slots, 52, width)) if self._slots.size else np.zeros((1, 1, 1))
+        self._depth = _depth(self.tree)
+        self._buffers = tuple(
+            K.make_buffers(self._depth, self.tree.max_actions, self.hands[p], self.hands[1 - p])
+            for p in range(2)
+        )
+
+    # ------------------------------------------------------------------ set-up
+    def _check_reach(self, values: npt.ArrayLike, player: int) -> FloatArray:
+        arr = np.asarray(values, np.float64)
+        if arr.shape != (NUM_COMBOS,) or not np.all(np.isfinite(arr)) or arr.min() < 0.0:
+            raise ConfigError(
+                f"{('OOP', 'IP')[player]} reach must be 1,326 finite weights >= 0; "
+                f"got shape {arr.shape}"
+            )
+        from checkraise.cards import COMBO_MASKS
+
+        return np.where((COMBO_MASKS & np.uint64(self.board_mask)) == 0, arr, 0.0)
+
+    def _build_showdowns(self) -> None:
+        left = [c for c in range(52) if not (self.board_mask >> c) & 1]
+        extra = 5 - len(self.board)
+        if extra == 0:
+            runouts = [(-1, -1)]
+        elif extra == 1:
+            runouts = [(c, -1) for c in left]
+        else:
+            runouts = [(t, r) for i, t in enumerate(left) for r in left[i + 1 :]]
+        self.board_row = np.zeros(53 * 53, np.int64)
+        for row, (a, b) in enumerate(runouts):
+            self.board_row[K.board_index(a, b)] = row
+            if b >= 0:
+                self.board_row[K.board_index(b, a)] = row
+        boards = np.array(runouts, np.int64).reshape(-1, 2)
+        board = np.array(self.board, np.int64)
+        self.order = []
+        self.rank = []
+        for p in range(2):
+            order = np.empty((len(runouts), self.hands[p]), np.int64)
+            rank = np.empty((len(runouts), self.hands[p]), np.int64)
+            K.showdown_tables(board, boards, self.cards[p], order, rank)
+            self.order.append(order)
+            self.rank.append(rank)
+
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes of the regret and strategy buffers and the showdown tables."""
+        buffers = sum(a.nbytes for a in (*self.regret, *self.cum))
+        return buffers + sum(a.nbytes for a in (*self.order, *self.rank))
+
+    # ------------------------------------------------------------------ walking
+    def _args(self) -> _Tables:
+        t = self._lock_tables
+        return (
+            self.nodes, self.tree.commit, self.board_row, self.cards, self.same,
+            tuple(self.order), tuple(self.rank), self.regret, self.cum, t[0], t[1], t[2], t[3],
+        )
+
+    def _walk(self, trav: int, params: FloatArray) -> FloatArray:
+        """The traverser's root values, splitting over threads when asked."""
+        out = np.zeros(self.hands[trav])
+        reach_t, reach_o = self.initial_reach[trav], self.initial_reach[1 - trav]
+        args = self._args()
+        tail = (params, self._task_reach, self._task_info, self._results)
+        buffers = self._buffers[trav]
+        if self.threads == 1 or self._slots.size == 0:
+            params[K.P_PHASE] = K.PHASE_ALL
+            K.walk(0, trav, 0, 0, -1, -1, self.board_mask, reach_t, reach_o, out, *args, *tail,
+                   buffers)
+            return out
+        import numba
+
+        params[K.P_PHASE] = K.PHASE_COLLECT
+        K.walk(0, trav, 0, 0, -1, -1, self.board_mask, reach_t, reach_o, out, *args, *tail,
+               buffers)
+        slot_list, k_list, card_list = [], [], []
+        for slot in range(self._slots.size):
+            dealt = int(self._task_info[slot, 4])
+            k = 0
+            for card in range(52):
+                if not (dealt >> card) & 1:
+                    slot_list.append(slot)
+                    k_list.append(k)
+                    card_list.append(card)
+                    k += 1
+        params[K.P_PHASE] = K.PHASE_ALL
+        previous = numba.get_num_threads()
+        limit = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+        threads = min(self.threads, limit)
+        numba.set_num_threads(threads)
+        try:
+            K.run_tasks(
+                np.array(slot_list, np.int64), np.array(k_list, np.int64),
+                np.array(card_list, np.int64), self._slots.astype(np.int64), threads,
+                self._depth, self.tree.max_actions, trav, self.hands[trav],
+                self.hands[1 - trav], *args, *tail,
+            )
+        finally:
+            numba.set_num_threads(previous)
+        params[K.P_PHASE] = K.PHASE_FINISH
+        K.walk(0, trav, 0, 0, -1, -1, self.board_mask, reach_t, reach_o, out, *args, *tail,
+               buffers)
+        return out
+
+    def _params(self, mode: int) -> FloatArray:
+        params = np.zeros(K.NUM_PARAMS)
+        params[K.P_POT] = self.spot.pot
+        params[K.P_MODE] = mode
+        params[K.P_CLIP] = 1.0 if self.clip else 0.0
+        params[K.P_POSITIVE] = 1.0
+        params[K.P_NEGATIVE] = 1.0
+        return params
+
+    def iterate(self, iterations: int = 1) -> None:
+        """Run ``iterations`` more CFR iterations."""
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
+            raise ConfigError(f"iterations = {iterations!r}; expected a whole number >= 0")
+        started = time.perf_counter()
+        params = self._params(K.MODE_CFR)
+        for _ in range(iterations):
+            t = self.iteration + 1
+            if self.discounted:
+                params[K.P_POSITIVE] = t**self.alpha / (t**self.alpha + 1.0)
+                params[K.P_NEGATIVE] = t**self.beta / (t**self.beta + 1.0)
+            params[K.P_AVG_WEIGHT] = float(t) ** self.gamma
+            for trav in range(2):
+                self._walk(trav, params)
+            self.iteration = t
+        self.seconds += time.perf_counter() - started
+
+    # ------------------------------------------------------------------ measuring
+    def _pair_mass(self) -> float:
+        """Total weight of the compatible pairs of hands at the root."""
+        w0, w1 = self.initial_reach
+        per_card = np.zeros(52)
+        np.add.at(per_card, self.cards[1][:, 0], w1)
+        np.add.at(per_card, self.cards[1][:, 1], w1)
+        compat = w1.sum() - per_card[self.cards[0][:, 0]] - per_card[self.cards[0][:, 1]]
+        same = self.same[0]
+        compat = compat + np.where(same >= 0, w1[np.maximum(same, 0)], 0.0)
+        return float(np.dot(w0, compat))
+
+    def root_values(self, mode: int = K.MODE_AVERAGE) -> tuple[FloatArray, FloatArray]:
+        """Both players' counterfactual values per hand at the root."""
+        params = self._params(mode)
+        return self._walk(0, params), self._walk(1, params)
+
+    def expected_values(self) -> tuple[float, float]:
+        """Each player's expected chips under the average strategies."""
+        v0, v1 = self.root_values(K.MODE_AVERAGE)
+        mass = self._pair_mass()
+        return (float(np.dot(self.initial_reach[0], v0) / mass),
+                float(np.dot(self.initial_reach[1], v1) / mass))
+
+    def best_response_values(self) -> tuple[float, float]:
+        """Each player's expected chips when best-responding to the other's average."""
+        v0, v1 = self.root_values(K.MODE_BEST_RESPONSE)
+        mass = self._pair_mass()
+        return (float(np.dot(self.initial_reach[0], v0) / mass),
+                float(np.dot(self.initial_reach[1], v1) / mass))
+
+    def exploitability(self) -> float:
+        """Mean best-response gain of the two players, in % of the starting pot."""
+        br0, br1 = self.best_response_values()
+        return 100.0 * ((br0 + br1 - self.spot.pot) / 2.0) / self.spot.pot
+
+    def solve(
+        self,
+        accuracy: float | None = None,
+        max_iterations: int = 1000,
+        max_seconds: float | None = None,
+        check_every: int = 10,
+        progress: Progress | None = None,
+    ) -> float:
+        """Iterate until the exploitability is at most ``accuracy`` % of the pot.
+
+        Also stops after ``max_iterations`` iterations or ``max_seconds`` seconds;
+        returns the last exploitability measured (measured every ``check_every``
+        iterations and at the end).
+        """
+        if accuracy is not None and not accuracy > 0.0:
+            raise ConfigError(f"accuracy = {accuracy!r}; expected a % of the pot > 0")
+        if check_every < 1:
+            raise ConfigError(f"check_every = {check_every!r}; expected >= 1")
+        started = time.perf_counter()
+        exploit = float("inf")
+        while self.iteration < max_iterations:
+            step = min(check_every, max_iterations - self.iteration)
+            self.iterate(step)
+            exploit = self.exploitability()
+            if progress is not None:
+                progress(self.iteration, exploit)
+            if accuracy is not None and exploit <= accuracy:
+                break
+            if max_seconds is not None and time.perf_counter() - started >= max_seconds:
+                break
+        if exploit == float("inf"):
+            exploit = self.exploitability()
+        return exploit
+
+    # ------------------------------------------------------------------ reading
+    def locate(self, line: str) -> Located:
+        """The node, runout and both players' reach at the end of an action line.
+
+        Card tokens deal the turn and river: ``"b30 c Kd x b50"`` is OOP bets 30, IP
+        calls, the turn is the king of diamonds, OOP checks and IP bets 50. Reaches
+        follow the average strategies (locked hands their locks).
+        """
+        tree = self.tree
+        node, bases, turn, river, dealt = 0, [0, 0], -1, -1, self.board_mask
+        board = list(self.board)
+        reach = [self.initial_reach[0].copy(), self.initial_reach[1].copy()]
+        for token in line.split():
+            if tree.kind[node] == CHANCE:
+                card = self._card_token(line, token, dealt)
+                k = sum(1 for c in range(card) if not (dealt >> c) & 1)
+                for p in range(2):
+                    bases[p] += int(tree.offset[node, p] + k * tree.stride[node, p])
+                    hit = (self.cards[p][:, 0] == card) | (self.cards[p][:, 1] == card)
+                    reach[p][hit] = 0.0
+                if turn < 0:
+                    turn = card
+                else:
+                    river = card
+                dealt |= 1 << card
+                board.append(card)
+                node = int(tree.child_start[node])
+                continue
+            if tree.kind[node] != DECISION:
+                raise CheckraiseError(f"line {line!r}: the hand is over before {token!r}")
+            options = {tree.labels[c]: i for i, c in enumerate(tree.children(node))}
+            if token not in options:
+                raise CheckraiseError(
+                    f"line {line!r}: no action {token!r} here; expected one of "
+                    f"{', '.join(options)}"
+                )
+            actor = int(tree.player[node])
+            sigma = self._strategy_block(node, bases[actor], actor, average=True)
+            reach[actor] = reach[actor] * sigma[options[token]]
+            node = int(tree.child_start[node]) + options[token]
+        return Located(node, (bases[0], bases[1]), turn, river, dealt, tuple(board),
+                       (reach[0], reach[1]))
+
+    def _card_token(self, line: str, token: str, dealt: int) -> int:
+        try:
+            card = parse_card(token)
+        except CheckraiseError:
+            raise CheckraiseError(
+                f"line {line!r}: {token!r} comes where a card is dealt; expected a card such "
+                "as Kd"
+            ) from None
+        if (dealt >> card) & 1:
+            raise CheckraiseError(f"line {line!r}: {token} is already on the board")
+        return card
+
+    def _strategy_block(self, node: int, base: int, actor: int, average: bool) -> FloatArray:
+        count = int(self.tree.child_count[node])
+        block = base + int(self.tree.offset[node, actor])
+        out = np.empty((count, self.hands[actor]))
+        t = self._lock_tables
+        K.strategy(self.regret[actor], self.cum[actor], block, count, self.hands[actor],
+                   average, t[0][actor], t[1][actor], t[2][actor], t[3][actor], out)
+        return out
+
+    def _decision(self, line: str) -> Located:
+        at = self.locate(line)
+        kind = self.tree.kind[at.node]
+        if kind != DECISION:
+            where = "a card is dealt next" if kind == CHANCE else "the hand is over"
+            raise CheckraiseError(f"line {line!r}: no decision here ({where})")
+        return at
+
+    def lock(self, line: str, strategy: npt.ArrayLike, combos: npt.ArrayLike | None = None,
+             ) -> None:
+        """Fix the actor's strategy at the node of ``line`` (node locking).
+
+        Parameters
+        ----------
+        line : str
+            The node (with its turn and river cards if it lies below them).
+        strategy : array
+            Either one row of action probabilities for every locked hand
+            (``(actions,)``) or a row per combo (``(1326, actions)``).
+        combos : int array or None
+            The combo indices to lock (default: every hand the actor holds).
+        """
+        at = self._decision(line)
+        actor = int(self.tree.player[at.node])
+        count = int(self.tree.child_count[at.node])
+        probs = np.asarray(strategy, np.float64)
+        if probs.shape == (count,):
+            probs = np.broadcast_to(probs, (NUM_COMBOS, count))
+        if probs.shape != (NUM_COMBOS, count):
+            raise ConfigError(
+                f"locked strategy has shape {probs.shape}; expected ({count},) or "
+                f"(1326, {count}) for the actions {', '.join(self.strategy_at(line)[0])}"
+            )
+        mine = self.combos[actor]
+        chosen = mine if combos is None else np.asarray(combos, np.int64)
+        rows = probs[mine]
+        if np.any(~np.isfinite(rows)) or rows.min() < 0 or np.any(np.abs(rows.sum(1) - 1) > 1e-9):
+            raise ConfigError("a locked strategy row must be probabilities that add up to 1")
+        block = at.bases[actor] + int(self.tree.offset[at.node, actor])
+        mask = np.isin(mine, chosen)
+        self._locks.setdefault(actor, {})[block] = (mask, np.ascontiguousarray(rows.T).ravel())
+        self._lock_tables = _lock_tables(self._locks, self.hands)
+
+    def unlock(self) -> None:
+        """Remove every lock."""
+        self._locks = {}
+        self._lock_tables = _empty_locks()
+
+    def report(self, line: str = "") -> NodeReport:
+        """Strategy, EV and equity of every hand of the actor at ``line``."""
+        at = self._decision(line)
+        actor = int(self.tree.player[at.node])
+        other = 1 - actor
+        strategy = self._strategy_block(at.node, at.bases[actor], actor, average=True).T
+        params = self._params(K.MODE_AVERAGE)
+        params[K.P_PHASE] = K.PHASE_ALL
+        values = np.zeros(self.hands[actor])
+        K.walk(at.node, actor, at.bases[0], at.bases[1], at.turn, at.river, at.dealt,
+               at.reach[actor], at.reach[other], values, *self._args(), params,
+               self._task_reach, self._task_info, self._results, self._buffers[actor])
+        wins = np.zeros(self.hands[actor])
+        mass = np.zeros(self.hands[actor])
+        K.equity_sums(at.reach[other], self.cards[actor], self.cards[other], self.same[actor],
+                      self.order[actor], self.rank[actor], self.order[other], self.rank[other],
+                      self._runouts(at), self.board_row, wins, mass)
+        here = np.zeros(self.hands[actor])
+        K.fold_values(1.0, at.reach[other], self.cards[actor], self.cards[other],
+                      self.same[actor], here)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ev = np.where(here > 0, values / np.where(here > 0, here, 1.0), np.nan)
+            equity = np.where(mass > 0, wins / np.where(mass > 0, mass, 1.0), np.nan)
+        weight = at.reach[actor]
+        total = weight.sum()
+        freq = (weight @ strategy) / total if total > 0 else np.full(strategy.shape[1], np.nan)
+        labels = tuple(self.tree.labels[c] for c in self.tree.children(at.node))
+        return NodeReport(line, at.board, actor, labels, self.combos[actor].copy(), weight.copy(),
+                          strategy, ev, equity, freq)
+
+    def _runouts(self, at: Located) -> npt.NDArray[np.int64]:
+        left = [c for c in range(52) if not (at.dealt >> c) & 1]
+        if at.river >= 0 or len(self.board) == 5:
+            return np.array([[at.turn, at.river]], np.int64)
+        if at.turn >= 0 or len(self.board) == 4:
+            first = at.turn
+            if first >= 0:
+                return np.array([[first, c] for c in left], np.int64)
+            return np.array([[c, -1] for c in left], np.int64)
+        return np.array([[a, b] for i, a in enumerate(left) for b in left[i + 1 :]], np.int64)
+
+    def strategy_at(self, line: str, average: bool = True) -> tuple[tuple[str, ...], FloatArray]:
+        """The action labels and the ``[hand, action]`` strategy of the actor at ``line``."""
+        at = self._decision(line)
+        actor = int(self.tree.player[at.node])
+        out = self._strategy_block(at.node, at.bases[actor], actor, average)
+        labels = tuple(self.tree.labels[c] for c in self.tree.children(at.node))
+        return labels, out.T.copy()
+
+    def describe(self) -> dict[str, Any]:
+        """Figures for reports: iterations, seconds, memory."""
+        return {
+            "algorithm": self.algorithm,
+            "precision": self.precision,
+            "iterations": self.iteration,
+            "seconds": round(self.seconds, 3),
+            "hands": list(self.hands),
+            "tree_nodes": self.tree.num_nodes,
+            "memory_mb": round(self.memory_bytes / 2**20, 1),
+        }
+
+    @staticmethod
+    def card_text(card: int) -> str:
+        """``Kd``."""
+        return format_card(card)
+
+
+def _same_index(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    pos = np.searchsorted(theirs, mine)
+    pos = np.minimum(pos, max(theirs.size - 1, 0))
+    found = theirs.size > 0
+    return np.where(found & (theirs[pos] == mine), pos, -1).astype(np.int64)
+
+
+def _depth(tree: SpotTree) -> int:
+    depth = np.zeros(tree.num_nodes, np.int64)
+    for node in range(1, tree.num_nodes):
+        depth[node] = depth[tree.parent[node]] + 1
+    return int(depth.max()) + 1
+
+
+def _node_table(tree: SpotTree) -> np.ndarray:
+    n = tree.num_nodes
+    table = np.zeros((n, K.NODE_COLUMNS), np.int64)
+    table[:, K._KIND] = tree.kind
+    table[:, K._PLAYER] = tree.player
+    table[:, K._START] = tree.child_start
+    table[:, K._COUNT] = tree.child_count
+    table[:, K._OFF : K._OFF + 2] = tree.offset
+    table[:, K._STRIDE : K._STRIDE + 2] = tree.stride
+    table[:, K._OUTCOMES] = tree.outcomes
+    table[:, K._SLOT] = -1
+    # First-layer chance nodes: no chance node above them.
+    slot = 0
+    for node in range(n):
+        if tree.kind[node] != CHANCE:
+            continue
+        up = int(tree.parent[node])
+        while up >= 0 and tree.kind[up] != CHANCE:
+            up = int(tree.parent[up])
+        if up < 0:
+            table[node, K._SLOT] = slot
+            slot += 1
+    return table
+
+
+def _lock_tables(
+    locks: dict[int, dict[int, tuple[np.ndarray, np.ndarray]]], hands: tuple[int, int]
+) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    starts, offsets, masks, values = [], [], [], []
+    for p in range(2):
+        table = locks.get(p, {})
+        blocks = sorted(table)
+        starts.append(np.array(blocks, np.int64))
+        sizes = [table[b][1].size for b in blocks]
+        offsets.append(np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+                       if blocks else np.zeros(0, np.int64))
+        masks.append(np.concatenate([table[b][0] for b in blocks]).astype(np.bool_)
+                     if blocks else np.zeros(0, np.bool_))
+        values.append(np.concatenate([table[b][1] for b in blocks])
+                      if blocks else np.zeros(0, np.float64))
+    return ((starts[0], starts[1]), (offsets[0], offsets[1]), (masks[0], masks[1]),
+            (values[0], values[1]))
+
+
+def _empty_locks() -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    starts = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+    offsets = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+    masks = (np.zeros(0, np.bool_), np.zeros(0, np.bool_))
+    values = (np.zeros(0, np.float64), np.zeros(0, np.float64))
+    return (starts, offsets, masks, values)
