@@ -169,8 +169,8 @@ class Spot:
     --------
     >>> spot = Spot.from_dict({"board": "Qs Jh 2h", "pot": 50, "stack": 200,
     ...                        "ranges": {"oop": "AA,KK", "ip": "QQ"}})
-    >>> spot.street, spot.oop_weights().sum()
-    ('flop', 12.0)
+    >>> spot.street, int(spot.oop_weights().sum())
+    ('flop', 12)
     """
 
     board: tuple[int, ...]
