@@ -6,7 +6,7 @@ with the exact probabilities ``pw``, ``pt``, ``pl`` of the hand against one rand
 (:func:`checkraise.agents._probability_kernels.wins_ties_vs_random`). So
 ``S = W - L`` has the trinomial law whose generating function is
 ``(pl + pt x + pw x^2)^n`` (the coefficient of ``x^(n + s)`` is ``P(S = s)``), which
-:func:`score_law_products` evaluates for all hands at once with the FFT, and the policy
+:func:`score_law_sums` evaluates for all hands at once with the FFT, and the policy
 is a function of ``v`` alone: mapping each of the ``2n + 1`` values to its action gives
 the action probabilities.
 
@@ -30,7 +30,7 @@ from checkraise.engine import Action, State
 if TYPE_CHECKING:
     from checkraise.engine import LegalActions, Observation
 
-__all__ = ["FFT_NOISE", "earlier_street_decisions", "score_law_products"]
+__all__ = ["FFT_NOISE", "earlier_street_decisions", "score_law_sums"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -53,19 +53,37 @@ def _poly_power(base: npt.NDArray[np.complex128], n: int) -> npt.NDArray[np.comp
     return out
 
 
-def score_law_products(
-    pw: FloatArray, pt: FloatArray, n: int, matrix: FloatArray
-) -> FloatArray:
-    """``law @ matrix`` where ``law[h, n + s] = P(W - L = s)`` for hand ``h`` over ``n`` deals.
+def _group_sums(law: FloatArray, labels: npt.NDArray[np.int64], width: int) -> FloatArray:
+    # Sum the columns of ``law`` by label (-1: dropped) without a dense one-hot product.
+    out = np.zeros((law.shape[0], width))
+    order = np.argsort(labels, kind="stable")
+    order = order[labels[order] >= 0]
+    if order.size == 0:
+        return out
+    sorted_labels = labels[order]
+    starts = np.flatnonzero(np.r_[True, sorted_labels[1:] != sorted_labels[:-1]])
+    out[:, sorted_labels[starts]] = np.add.reduceat(law[:, order], starts, axis=1)
+    return out
+
+
+def score_law_sums(
+    pw: FloatArray,
+    pt: FloatArray,
+    n: int,
+    labelings: list[tuple[npt.NDArray[np.int64], int]],
+) -> list[FloatArray]:
+    """Per labeling, ``out[h, c] = P(label(W - L) = c)`` for hand ``h`` over ``n`` deals.
 
     ``pw[h]``, ``pt[h]`` are the per-deal win and tie probabilities (loss the rest);
-    ``matrix`` has ``2n + 1`` rows. The law is never held for all hands at once.
+    each labeling ``(labels, width)`` gives the ``2n + 1`` values ``s = -n..n`` of
+    ``W - L`` a column in ``0..width-1`` (``-1``: none). The law itself is never held
+    for all hands at once.
     """
     size = 1
     while size < 2 * n + 1:
         size <<= 1
     rows = pw.shape[0]
-    out = np.zeros((rows, matrix.shape[1]))
+    outs = [np.zeros((rows, width)) for _, width in labelings]
     step = max(1, _CHUNK // size)
     for lo in range(0, rows, step):
         hi = min(rows, lo + step)
@@ -77,8 +95,9 @@ def score_law_products(
         law = law[:, : 2 * n + 1]
         law[law < FFT_NOISE] = 0.0
         law /= law.sum(axis=1, keepdims=True)
-        out[lo:hi] = law @ matrix
-    return out
+        for out, (labels, width) in zip(outs, labelings, strict=True):
+            out[lo:hi] = _group_sums(law, labels, width)
+    return outs
 
 
 def earlier_street_decisions(

@@ -429,16 +429,18 @@ class HeuristicAgent(BaseAgent):
             then = dataclasses.replace(inputs, legal=legal, my_bet=my_bet)
             mask &= np.array([then.act(v) == taken for v in grid])
         actions = tuple(sorted(set(now), key=action_order))
-        onehot = np.zeros((len(grid), len(actions)))
-        onehot[np.arange(len(grid)), [actions.index(a) for a in now]] = 1.0
-        matrix = np.hstack([onehot * mask[:, None], mask[:, None].astype(float), onehot])
-        wins, ties, pairs = PK.wins_ties_vs_random(np.array(board, dtype=np.int64), COMBO_CARDS)
+        index = {a: j for j, a in enumerate(actions)}
+        label = np.array([index[a] for a in now], dtype=np.int64)
+        wins, ties, pairs = _wins_ties_vs_random(tuple(board))
         rows = np.flatnonzero(live & (pairs > 0))
-        res = HP.score_law_products(
-            wins[rows] / pairs[rows], ties[rows] / pairs[rows], n, matrix
-        )
         k = len(actions)
-        joint, seen, marginal = res[:, :k], res[:, k], res[:, k + 1 :]
+        joint, seen, marginal = HP.score_law_sums(
+            wins[rows] / pairs[rows],
+            ties[rows] / pairs[rows],
+            n,
+            [(np.where(mask, label, -1), k), (np.where(mask, 0, -1), 1), (label, k)],
+        )
+        seen = seen[:, 0]
         # A hand that would almost never have acted so earlier keeps its marginal row:
         # Bayes has already given it (almost) no weight.
         cond = seen > HP.FFT_NOISE
@@ -458,6 +460,17 @@ class HeuristicAgent(BaseAgent):
                 "action(s) on this street"
             ),
         )
+
+
+@lru_cache(maxsize=8)
+def _wins_ties_vs_random(
+    board: tuple[int, ...],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    # Cached: range tracking asks again at each decision on a street.
+    out = PK.wins_ties_vs_random(np.array(board, dtype=np.int64), COMBO_CARDS)
+    for arr in out:
+        arr.setflags(write=False)
+    return out
 
 
 @dataclass(frozen=True)
