@@ -16,7 +16,8 @@ Two ways to get them:
   (exact, including its Monte Carlo noise) have one.
 * **The generic fallback**, :func:`hand_by_hand_probabilities`: for each live combo, a
   fresh copy of the agent as it stands (so every copy starts from the same random
-  state) gets the observation with that combo as its hole cards and acts once. When
+  state) gets the observation with that combo as its hole cards and acts once (a
+  deterministic agent's single copy acts for every hand). When
   ``begin_hand_args`` is given, the copy first gets ``begin_hand`` with that combo.
   This is exact for a *deterministic* agent (class attribute ``deterministic = True``:
   its action is a function of the observation and of what ``begin_hand`` received).
@@ -245,13 +246,16 @@ def act_with_hand(
     observation: Observation,
     combo: int,
     begin_hand_args: BeginHandArgs | None = None,
+    *,
+    copied: Agent | None = None,
 ) -> Action:
     """What a copy of ``agent`` does with combo ``combo`` as its hole cards (the fallback's step).
 
     The copy starts from the agent's current state, random state included; with
     ``begin_hand_args`` it gets ``begin_hand`` with the substituted hand first.
+    ``copied``: act on this copy instead of a new one (for deterministic agents).
     """
-    clone = copy.deepcopy(agent)
+    clone = copy.deepcopy(agent) if copied is None else copied
     hole = _hole(combo)
     if begin_hand_args is not None:
         seat, config, _, hand_number = begin_hand_args
@@ -286,9 +290,15 @@ def hand_by_hand_probabilities(
     _refuse_interactive(agent)
     live = live_combos(observation)
     choices: list[Action | None] = [None] * NUM_COMBOS
+    deterministic = bool(getattr(agent, "deterministic", False))
+    # A deterministic agent's choice does not depend on what it did before: one copy
+    # serves every hand (copying is most of the cost of this loop).
+    shared = copy.deepcopy(agent) if deterministic else None
     for combo in np.flatnonzero(live):
-        choices[combo] = act_with_hand(agent, observation, int(combo), begin_hand_args)
-    if bool(getattr(agent, "deterministic", False)):
+        choices[combo] = act_with_hand(
+            agent, observation, int(combo), begin_hand_args, copied=shared
+        )
+    if deterministic:
         return from_choices(choices, exact=True, note="deterministic agent queried hand by hand")
     return from_choices(
         choices,
