@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from checkraise.agents.base import Agent
+from checkraise.agents.base import Agent, BaseAgent
 from checkraise.agents.baselines import RandomAgent
 from checkraise.engine import Action, Observation, State, TableConfig
 
@@ -19,25 +20,39 @@ class Decision:
     earlier: list[tuple[Observation, Action]] = field(default_factory=list)
 
 
+class SmallBettor(BaseAgent):
+    """Calls, or (two times in five) bets or raises the minimum: long hands, small bets."""
+
+    def act(self, observation: Observation) -> Action:
+        legal = observation.legal
+        assert legal is not None
+        if legal.min_raise_to is not None and self.rng.random() < 0.4:
+            return Action.raise_to(legal.min_raise_to)
+        return Action.call()
+
+
+def _random_opponent(seed: int) -> Agent:
+    return RandomAgent(seed=seed, pfold=0.1, pcall=0.65, praise=0.25)
+
+
 def decisions(
     seed: int,
     hands: int,
     seats: int = 2,
     player: Agent | None = None,
     stacks: int = 20000,
+    opponent: Callable[[int], Agent] = _random_opponent,
 ) -> list[Decision]:
     """Every decision of the hands, or only those of ``player`` (which sits in seat
-    ``hand % seats``) when it is given; the other seats are random agents that raise
-    less than the ACPC example player, so hands reach the river."""
+    ``hand % seats``) when it is given; ``opponent(seed)`` builds the other seats' agents
+    (by default random agents that raise less than the ACPC example player, so hands
+    reach the river)."""
     config = TableConfig.nolimit(seats, stacks)
     out: list[Decision] = []
     for h in range(hands):
         state = State(config, seed=seed * 10_000 + h)
         hero = h % seats
-        agents: list[Agent] = [
-            RandomAgent(seed=seed * 10_000 + h * 10 + s, pfold=0.1, pcall=0.65, praise=0.25)
-            for s in range(seats)
-        ]
+        agents = [opponent(seed * 10_000 + h * 10 + s) for s in range(seats)]
         if player is not None:
             agents[hero] = player
             begin = getattr(player, "begin_hand", None)
