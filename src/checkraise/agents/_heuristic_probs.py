@@ -53,17 +53,18 @@ def _poly_power(base: npt.NDArray[np.complex128], n: int) -> npt.NDArray[np.comp
     return out
 
 
-def _group_sums(law: FloatArray, labels: npt.NDArray[np.int64], width: int) -> FloatArray:
-    # Sum the columns of ``law`` by label (-1: dropped) without a dense one-hot product.
-    out = np.zeros((law.shape[0], width))
-    order = np.argsort(labels, kind="stable")
-    order = order[labels[order] >= 0]
-    if order.size == 0:
-        return out
-    sorted_labels = labels[order]
-    starts = np.flatnonzero(np.r_[True, sorted_labels[1:] != sorted_labels[:-1]])
-    out[:, sorted_labels[starts]] = np.add.reduceat(law[:, order], starts, axis=1)
-    return out
+def _grouping(labels: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], ...]:
+    # Runs of equal labels (-1 dropped), ordered by label: their starts and ends on the
+    # grid, where each label's block of runs begins among them, and the block's label.
+    bounds = np.flatnonzero(np.r_[True, labels[1:] != labels[:-1], True])
+    starts, ends = bounds[:-1], bounds[1:]
+    keep = labels[starts] >= 0
+    starts, ends = starts[keep], ends[keep]
+    order = np.argsort(labels[starts], kind="stable")
+    starts, ends = starts[order], ends[order]
+    run_labels = labels[starts]
+    blocks = np.flatnonzero(np.r_[True, run_labels[1:] != run_labels[:-1]])
+    return starts, ends, blocks, run_labels[blocks]
 
 
 def score_law_sums(
@@ -84,6 +85,9 @@ def score_law_sums(
         size <<= 1
     rows = pw.shape[0]
     outs = [np.zeros((rows, width)) for _, width in labelings]
+    # The policy is piecewise constant in v: a cumulative sum of the law gives each run
+    # of equal labels as a difference, and runs are summed by label.
+    groupings = [_grouping(labels) for labels, _ in labelings]
     step = max(1, _CHUNK // size)
     for lo in range(0, rows, step):
         hi = min(rows, lo + step)
@@ -95,8 +99,13 @@ def score_law_sums(
         law = law[:, : 2 * n + 1]
         law[law < FFT_NOISE] = 0.0
         law /= law.sum(axis=1, keepdims=True)
-        for out, (labels, width) in zip(outs, labelings, strict=True):
-            out[lo:hi] = _group_sums(law, labels, width)
+        cum = np.zeros((hi - lo, 2 * n + 2))
+        np.cumsum(law, axis=1, out=cum[:, 1:])
+        for out, (starts, ends, blocks, block_labels) in zip(outs, groupings, strict=True):
+            if len(starts) == 0:
+                continue
+            runs = cum[:, ends] - cum[:, starts]
+            out[lo:hi, block_labels] = np.add.reduceat(runs, blocks, axis=1)
     return outs
 
 
