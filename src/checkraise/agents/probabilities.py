@@ -304,7 +304,7 @@ def hand_by_hand_probabilities(
         choices,
         exact=False,
         note=(
-            f"{type(agent).__name__} is stochastic and has no fast path: one sampled "
+            f"{type(agent).__name__} is stochastic and has no fast path here: one sampled "
             "action per hand (0/1 rows), each from a copy of the agent at its current "
             "random state"
         ),
