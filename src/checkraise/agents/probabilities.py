@@ -33,6 +33,12 @@ the marginal probability of the action, not its probability given the earlier ac
 The heuristic bot's fast path conditions on its earlier actions of the street; agents
 with such memory need a fast path of their own for exact range tracking.
 
+Sampled rows and range tracking: ask for the probabilities *before* the agent acts. Each
+copy then starts from the random state the agent itself is about to use, so the row of
+the hand it really holds is the action it will take (with ``begin_hand_args``, as long
+as ``begin_hand`` draws no random number), and :func:`update_range` never meets an action
+that no hand takes.
+
 Examples
 --------
 >>> from checkraise.agents import make_agent
@@ -99,8 +105,8 @@ class HandActionProbabilities:
     Attributes
     ----------
     actions : tuple of Action
-        The distinct concrete actions (legal in the observation), folds first, then
-        check/call, then raises by amount.
+        The distinct concrete actions (legal in the observation); the ones built here
+        are ordered fold, check/call, then raises by amount (:func:`action_order`).
     probs : ndarray of float64, shape (1326, len(actions))
         Row ``i`` is the action distribution with combo ``i``
         (:data:`checkraise.cards.COMBO_CARDS` order); rows of combos that clash with
