@@ -94,6 +94,21 @@ def test_the_value_law_is_the_trinomial() -> None:
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-13)
 
 
+def test_the_value_law_at_the_default_sample_count_is_the_binomial_without_ties() -> None:
+    # Without ties W - L = 2W - n: the binomial law, computed here in log space.
+    n = 1000
+    pw = np.array([0.5, 0.9, 0.03, 0.6197])
+    (got,) = HP.score_law_sums(pw, np.zeros(4), n, [(np.arange(2 * n + 1), 2 * n + 1)])
+    for h, p in enumerate(pw):
+        want = np.zeros(2 * n + 1)
+        for w in range(n + 1):
+            log = (math.lgamma(n + 1) - math.lgamma(w + 1) - math.lgamma(n - w + 1)
+                   + w * math.log(p) + (n - w) * math.log1p(-p))
+            want[2 * w] = math.exp(log)
+        np.testing.assert_allclose(got[h], want, rtol=0, atol=1e-12)
+        assert got[h].sum() == pytest.approx(1.0, abs=1e-12)
+
+
 # ---------------------------------------------------------------------- the agent
 
 
