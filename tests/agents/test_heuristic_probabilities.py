@@ -132,7 +132,7 @@ def _hole(combo: int) -> tuple[int, int]:
 def test_preflop_fast_path_equals_the_hand_by_hand_fallback() -> None:
     # The preflop value is a table entry: the fallback's single act per hand is exact.
     for seats in (2, 6):
-        for d in decisions(11, 8, seats=seats, player=_bot())[:6]:
+        for d in decisions(11, 4, seats=seats, player=_bot())[:3]:
             if d.obs.board:
                 continue
             fast = action_probabilities(_bot(), d.obs)
