@@ -17,16 +17,21 @@ put in) minus half the starting pot.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cache, cached_property
 
 from checkraise.cards import COMBO_CARDS, format_card
-from checkraise.games.base import CHANCE, TERMINAL, Game, State
+from checkraise.games.base import CHANCE, TERMINAL, Game, IllegalActionError, State
 from checkraise.ranges import Range
 from tests.naive import naive_rank
 
 FOLD = 0
 CALL = 1
 BET = 2  # + street total
+
+
+@cache
+def _rank(board: tuple[int, ...], hand: tuple[int, int]) -> tuple[int, ...]:
+    return naive_rank([*board, *hand])
 
 
 @dataclass(frozen=True)
@@ -79,10 +84,17 @@ class SpotGameState(State):
         else:
             wanted = [theirs + round(pct / 100 * (pot + facing)) for pct in g.raise_sizes]
         least = theirs + max(self.last_raise, g.big_blind)
-        totals = {min(max(t, least), self.behind) for t in wanted}
+        totals = {self._allin_if_short(min(max(t, least), self.behind)) for t in wanted}
         if g.allin:
             totals.add(self.behind)
         return sorted(totals)
+
+    def _allin_if_short(self, total: int) -> int:
+        """All-in when the call would leave less than the threshold times the pot behind."""
+        pot_once_called = self.street_pot + 2 * total
+        if self.behind - total < self.game.allin_threshold * pot_once_called:
+            return self.behind
+        return total
 
     def legal_actions(self) -> list[int]:
         player = self.current_player()
@@ -125,7 +137,7 @@ class SpotGameState(State):
         if self.folded >= 0:
             loser = self.folded
         else:
-            rank = [naive_rank(list(self.board) + list(self._cards(h))) for h in self.hands]
+            rank = [_rank(self.board, self._cards(h)) for h in self.hands]
             loser = -1 if rank[0] == rank[1] else (0 if rank[0] < rank[1] else 1)
         if loser < 0:
             return [0.0, 0.0]
@@ -135,7 +147,11 @@ class SpotGameState(State):
         return out
 
     def child(self, action: int) -> SpotGameState:
-        self.check_action(action)
+        if self.dealing:
+            if action in self._dead() or not 0 <= action < 52:
+                raise IllegalActionError(f"card {action!r} cannot be dealt in {self!r}")
+        else:
+            self.check_action(action)
         if len(self.hands) < 2:
             return replace(self, hands=(*self.hands, action))
         if self.dealing:
@@ -190,13 +206,17 @@ class SpotGame(Game):
         Raises per street after the first bet.
     big_blind : int
         The smallest bet and raise.
+    allin_threshold : float
+        A bet or raise that would leave less than this fraction of the pot (once
+        called) behind is all-in.
     """
 
     name = "spot_oracle"
 
     def __init__(self, board: tuple[int, ...], pot: int, stack: int, oop_range: str,
                  ip_range: str, bet_sizes: tuple[float, ...], raise_sizes: tuple[float, ...],
-                 allin: bool, raise_cap: int = 3, big_blind: int = 1) -> None:
+                 allin: bool, raise_cap: int = 3, big_blind: int = 1,
+                 allin_threshold: float = 0.0) -> None:
         self.board = board
         self.pot = pot
         self.stack = stack
@@ -205,6 +225,7 @@ class SpotGame(Game):
         self.allin = allin
         self.raise_cap = raise_cap
         self.big_blind = big_blind
+        self.allin_threshold = allin_threshold
         on_board = set(board)
         self.oop = self._hands(oop_range, on_board)
         self.ip = self._hands(ip_range, on_board)
