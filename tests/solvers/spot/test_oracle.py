@@ -2,7 +2,9 @@
 
 :mod:`tests.solvers.spot.spot_game` builds the spot's whole history tree from the
 rules (its own betting, real card removal when dealing the hands, a chance node per
-turn and river card, naive showdowns). Three checks per spot:
+turn and river card, naive showdowns). Two checks per spot (a river spot with a raise,
+all-in and split pots, a turn spot, and a turn spot with a minimum bet, the all-in
+threshold and rivers dealt after an all-in):
 
 1. The spot solver's average strategy, copied into the game information set by
    information set, has the same expected values and the same best-response values
