@@ -152,22 +152,15 @@ def test_round_trip_through_files(tmp_path: Path) -> None:
     assert spot.sizes[2][0].raise_ == () and spot.sizes[0][0].bet == (33.0, 100.0)
 
 
-# ---------------------------------------------------------------- confirmed bugs (open)
-# Each reproduces a bug found while writing these tests; solver.py and config.py are
-# the coordinator's, so they stay failing (strict xfail) until fixed there.
+# ---------------------------------------------------------------- bugs these tests found
+# Each failed on the first version of the solver's input checks.
 
 
-@pytest.mark.xfail(strict=True, raises=IndexError,
-                   reason="bug: a reach tuple without IP's array raises IndexError, not "
-                          "ConfigError (SpotSolver indexes reach[1] unchecked)")
 def test_reach_must_be_a_pair() -> None:
     with pytest.raises(ConfigError, match="reach"):
         SpotSolver(Spot.from_dict(BASE), reach=(np.ones(1326),))
 
 
-@pytest.mark.xfail(strict=True,
-                   reason="bug: a negative reach weight is reported as 'got shape (1326,)', "
-                          "the message names the shape, not the bad weight")
 def test_negative_reach_names_the_weight() -> None:
     reach = np.ones(1326)
     reach[7] = -0.5
@@ -176,9 +169,6 @@ def test_negative_reach_names_the_weight() -> None:
     assert "-0.5" in str(caught.value)
 
 
-@pytest.mark.xfail(strict=True,
-                   reason="bug: sizes.bet = [true] is read as a bet of 1% of the pot "
-                          "(float(True)); other fields refuse booleans")
 def test_boolean_size_is_refused() -> None:
     with pytest.raises(SpotError, match="True"):
         Spot.from_dict(_with(sizes={"bet": [True]}))
@@ -189,25 +179,16 @@ def _direct(oop: BetSizes, ip: BetSizes) -> Spot:
                 ip_range="KK", sizes=tuple((oop, ip) for _ in range(3)))
 
 
-@pytest.mark.xfail(strict=True,
-                   reason="bug: Spot(...) built directly does not check its BetSizes: a bet "
-                          "of 0% or -5% is accepted (only from_dict checks sizes)")
 def test_direct_spot_refuses_bad_sizes() -> None:
     with pytest.raises(SpotError):
         _direct(BetSizes(bet=(0.0, -5.0)), BetSizes())
 
 
-@pytest.mark.xfail(strict=True,
-                   reason="bug: Spot(...) built directly keeps sizes unsorted, from_dict sorts "
-                          "them, so from_dict(to_dict()) != spot")
 def test_direct_spot_round_trips() -> None:
     spot = _direct(BetSizes(bet=(100.0, 50.0)), BetSizes())
     assert Spot.from_dict(spot.to_dict()) == spot
 
 
-@pytest.mark.xfail(strict=True,
-                   reason="bug: Spot(...) built directly accepts an IP donk size, which "
-                          "from_dict then refuses in the spot's own to_dict()")
 def test_direct_spot_with_ip_donk_is_refused_up_front() -> None:
     with pytest.raises(SpotError, match="donk"):
         _direct(BetSizes(), BetSizes(donk=(30.0,)))

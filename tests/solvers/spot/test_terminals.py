@@ -132,9 +132,6 @@ def test_report_equity_matches_exact_equity(board: str, oop: str, ip: str) -> No
         assert report.equity[h] == pytest.approx(float(exact.equity[0]), abs=1e-12), hand
 
 
-@pytest.mark.xfail(strict=True,
-                   reason="bug: NodeReport.ev is a finite number for a hand that holds a dealt "
-                          "card (its reach is 0 and its equity NaN); it should be NaN too")
 def test_report_ev_is_nan_for_hands_holding_the_dealt_card() -> None:
     spot = Spot.from_dict({"board": "Qs Jh 2h 4d", "pot": 20, "stack": 40,
                            "ranges": {"oop": "AhKh,7c6c", "ip": "AcQc"},

@@ -213,6 +213,8 @@ class SpotSolver:
         self.seconds = 0.0
         self.board = tuple(spot.board)
         self.board_mask = sum(1 << c for c in self.board)
+        if reach is not None and (not isinstance(reach, (tuple, list)) or len(reach) != 2):
+            raise ConfigError("reach must be a pair (OOP's, IP's) of 1,326 weights each")
         weights = [spot.weights(p) for p in range(2)] if reach is None else [
             self._check_reach(r, p) for p, r in enumerate(reach)
         ]
@@ -255,10 +257,14 @@ class SpotSolver:
     # ------------------------------------------------------------------ set-up
     def _check_reach(self, values: npt.ArrayLike, player: int) -> FloatArray:
         arr = np.asarray(values, np.float64)
-        if arr.shape != (NUM_COMBOS,) or not np.all(np.isfinite(arr)) or arr.min() < 0.0:
+        name = ("OOP", "IP")[player]
+        if arr.shape != (NUM_COMBOS,):
+            raise ConfigError(f"{name} reach must be 1,326 weights; got shape {arr.shape}")
+        bad = np.flatnonzero(~np.isfinite(arr) | (arr < 0.0))
+        if bad.size:
             raise ConfigError(
-                f"{('OOP', 'IP')[player]} reach must be 1,326 finite weights >= 0; "
-                f"got shape {arr.shape}"
+                f"{name} reach weight {arr[bad[0]]!r} (combo {int(bad[0])}); expected finite "
+                "weights >= 0"
             )
         from checkraise.cards import COMBO_MASKS
 
@@ -753,6 +759,12 @@ class SpotSolver:
         order = at.perm[actor]  # from the stored game back to the real cards
         weight = at.reach[actor][order]
         strategy, ev, equity = strategy[order], ev[order], equity[order]
+        dealt = sum(1 << c for c in at.board[len(self.board):])
+        cards = self.cards[actor]
+        dead = ((dealt >> cards[:, 0]) & 1) | ((dealt >> cards[:, 1]) & 1) if dealt else None
+        if dead is not None:
+            ev = np.where(dead.astype(bool), np.nan, ev)
+            equity = np.where(dead.astype(bool), np.nan, equity)
         total = weight.sum()
         freq = (weight @ strategy) / total if total > 0 else np.full(strategy.shape[1], np.nan)
         labels = tuple(self.tree.labels[c] for c in self.tree.children(at.node))
