@@ -382,8 +382,7 @@ def example_command(
 
     if path.exists() and not force:
         raise OutFolderError(f"{path} exists: pass --force to replace it, or choose another path")
-    if path.parent != Path() and not path.parent.is_dir():
-        raise ConfigError(f"folder {str(path.parent)!r} of {path} does not exist")
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(EXAMPLE_SPOT, encoding="utf-8")
     print(f"wrote {path}; solve it with: checkraise spot solve {shlex.quote(str(path))} "
           "--accuracy 0.5 --out spot-out")
