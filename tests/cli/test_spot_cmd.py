@@ -121,6 +121,25 @@ def test_out_folder_is_not_overwritten_without_force(
     assert load_solution(out)[0].iteration == 20
 
 
+def test_resume_goes_on_as_one_uninterrupted_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    whole, part = tmp_path / "whole", tmp_path / "part"
+    base = ["spot", "solve", *RIVER_FLAGS, "--accuracy", "1e-9", "--check-every", "5"]
+    assert _run([*base, "--max-iterations", "30", "--out", str(whole)], capsys)[0] == 0
+    assert _run([*base, "--max-iterations", "10", "--out", str(part)], capsys)[0] == 0
+    code, text, _ = _run(["spot", "solve", "--resume", str(part), "--accuracy", "1e-9",
+                          "--check-every", "5", "--max-iterations", "30", "--json"], capsys)
+    assert code == 0 and json.loads(text)["iterations"] == 30
+    a, b = load_solution(whole)[0], load_solution(part)[0]
+    for p in range(2):
+        np.testing.assert_array_equal(a.cum[p], b.cum[p])
+        np.testing.assert_array_equal(a.regret[p], b.regret[p])
+    line = _bad(["spot", "solve", "--resume", str(part), "--pot", "80", "--algorithm", "cfr+"],
+                capsys)
+    assert "drop --pot, --algorithm" in line
+
+
 def test_show_json_gives_reach_weighted_class_numbers(
     river: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -95,6 +95,23 @@ def _command_line(ctx: typer.Context) -> str:
     return shlex.join(words)
 
 
+# What a resumed run takes from its folder, so the user may not give it again.
+RESUME_FIXED = ("spot_file", "board", "pot", "stack", "oop_range", "ip_range", "bet_sizes",
+                "raise_sizes", "donk_sizes", "allin", "allin_threshold", "raise_cap",
+                "big_blind", "algorithm", "precision")
+
+
+def _given(ctx: typer.Context, names: tuple[str, ...]) -> list[str]:
+    """The flags (or ``SPOT``) among the parameters ``names`` that the user gave."""
+    out = []
+    for param in ctx.command.params:
+        source = ctx.get_parameter_source(param.name) if param.name in names else None
+        if param.name is not None and source is not None and source.name != "DEFAULT":
+            opts = list(getattr(param, "opts", []))
+            out.append("SPOT" if param.param_type_name == "argument" else opts[0])
+    return out
+
+
 def build_spot(
     file: Path | None,
     *,
@@ -155,7 +172,7 @@ def build_spot(
 def solve_command(
     ctx: typer.Context,
     spot_file: Path | None = typer.Argument(
-        None, metavar="[SPOT]", help="Spot file (.toml or .json); flags override its fields."
+        None, metavar="SPOT", help="Spot file (.toml or .json); flags override its fields."
     ),
     board: str | None = typer.Option(None, "--board", help="Board cards, e.g. Qs,Jh,2h,4d."),
     pot: int | None = typer.Option(None, "--pot", help="Chips in the pot at the start."),
@@ -183,7 +200,9 @@ def solve_command(
     accuracy: float = typer.Option(
         0.5, "--accuracy", help="Stop at this exploitability, in % of the pot."
     ),
-    max_iterations: int = typer.Option(1000, "--max-iterations", help="Stop after N iterations."),
+    max_iterations: int = typer.Option(
+        1000, "--max-iterations", help="Stop after N iterations (a resumed run's count too)."
+    ),
     max_seconds: float | None = typer.Option(
         None, "--max-seconds", help="Stop after this many seconds."
     ),
@@ -193,7 +212,7 @@ def solve_command(
     ),
     precision: str = typer.Option(
         "float64", "--precision",
-        help=f"Storage of the solver's buffers: {', '.join(PRECISION_NAMES)} (half memory).",
+        help="Storage of the solver's buffers: float64, or float32 for half the memory.",
     ),
     check_every: int = typer.Option(
         10, "--check-every", help="Measure the exploitability every N iterations."
@@ -205,6 +224,10 @@ def solve_command(
         False, "--save-float32", help="Save the solution in float32: half the file size."
     ),
     force: bool = typer.Option(False, "--force", help="Replace a solution already in --out."),
+    resume: Path | None = typer.Option(
+        None, "--resume",
+        help="Iterate on the solution in this folder and save it back (or into --out).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
     """Solve a postflop spot to a target exploitability (% of the pot) and save it.
@@ -212,13 +235,14 @@ def solve_command(
     The spot comes from a TOML/JSON file (`checkraise spot example` writes one), from the
     flags, or both: a flag overrides the file's field, and a size flag sets that size on
     every street for both players. Exploitability is the mean of the two players'
-    best-response gains, in % of the starting pot.
+    best-response gains, in % of the starting pot. --resume DIR iterates on a saved
+    solution exactly where it stopped.
     """
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from checkraise.arena.outfolder import claim_out_folder
-    from checkraise.solvers.spot.io import SOLUTION_FILES, save_solution
+    from checkraise.solvers.spot.io import SOLUTION_FILES, load_solution, save_solution
     from checkraise.solvers.spot.solver import SpotSolver
 
     if max_iterations < 1 or check_every < 1:
@@ -227,20 +251,35 @@ def solve_command(
         )
     if max_seconds is not None and not max_seconds > 0:
         raise ConfigError(f"--max-seconds {max_seconds}; expected a time > 0")
-    spot = build_spot(
-        spot_file, board=board, pot=pot, stack=stack, oop_range=oop_range, ip_range=ip_range,
-        bet_sizes=bet_sizes, raise_sizes=raise_sizes, donk_sizes=donk_sizes, allin=allin,
-        allin_threshold=allin_threshold, raise_cap=raise_cap, big_blind=big_blind,
-    )
-    if out is not None:
-        claim_out_folder(out, [*SOLUTION_FILES, SPOT_FILE], NO_LOGS, force=force,
-                         command="spot solve")
-    solver = SpotSolver(spot, algorithm=algorithm, precision=precision, threads=threads)
+    if resume is not None:
+        given = _given(ctx, RESUME_FIXED)
+        if given:
+            raise ConfigError(
+                f"--resume continues the saved spot with its own settings; drop {', '.join(given)}"
+            )
+        solver, _ = load_solution(resume, threads=threads)
+        spot = solver.spot
+        if out is None:
+            out = resume  # the run goes on where it is kept
+        elif out.resolve() != resume.resolve():
+            claim_out_folder(out, [*SOLUTION_FILES, SPOT_FILE], NO_LOGS, force=force,
+                             command="spot solve")
+    else:
+        spot = build_spot(
+            spot_file, board=board, pot=pot, stack=stack, oop_range=oop_range,
+            ip_range=ip_range, bet_sizes=bet_sizes, raise_sizes=raise_sizes,
+            donk_sizes=donk_sizes, allin=allin, allin_threshold=allin_threshold,
+            raise_cap=raise_cap, big_blind=big_blind,
+        )
+        if out is not None:
+            claim_out_folder(out, [*SOLUTION_FILES, SPOT_FILE], NO_LOGS, force=force,
+                             command="spot solve")
+        solver = SpotSolver(spot, algorithm=algorithm, precision=precision, threads=threads)
     console = Console(stderr=True)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
     with Progress(*columns, console=console, transient=as_json) as bar:
-        task = bar.add_task("solving", total=max_iterations)
+        task = bar.add_task("solving", total=max_iterations, completed=solver.iteration)
 
         def progress(iteration: int, exploitability: float) -> None:
             bar.update(task, completed=iteration,
@@ -362,6 +401,8 @@ def show_command(
     print()
     print(grid_text(table))
     print()
+    print("per class (weights: the actor's reach here); EV in chips from here on, winning the "
+          "pot counting the starting pot and the other's chips put in since the start")
     head = "".join(f"{a:>7}" for a in report.labels)
     print(f"class  combos{head}      EV  equity")
     for row in table.rows():
