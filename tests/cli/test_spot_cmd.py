@@ -131,7 +131,11 @@ def test_resume_goes_on_as_one_uninterrupted_run(
     code, text, _ = _run(["spot", "solve", "--resume", str(part), "--accuracy", "1e-9",
                           "--check-every", "5", "--max-iterations", "30", "--json"], capsys)
     assert code == 0 and json.loads(text)["iterations"] == 30
-    a, b = load_solution(whole)[0], load_solution(part)[0]
+    (a, _), (b, info) = load_solution(whole), load_solution(part)
+    assert info.command is not None
+    first, then = info.command.split(" && ")
+    assert "--max-iterations 10" in first and "--resume" not in first
+    assert then.startswith("checkraise spot solve ") and f"--resume {part}" in then
     for p in range(2):
         np.testing.assert_array_equal(a.cum[p], b.cum[p])
         np.testing.assert_array_equal(a.regret[p], b.regret[p])

@@ -257,7 +257,8 @@ def solve_command(
             raise ConfigError(
                 f"--resume continues the saved spot with its own settings; drop {', '.join(given)}"
             )
-        solver, _ = load_solution(resume, threads=threads)
+        solver, info = load_solution(resume, threads=threads)
+        earlier = info.command
         spot = solver.spot
         if out is None:
             out = resume  # the run goes on where it is kept
@@ -265,6 +266,7 @@ def solve_command(
             claim_out_folder(out, [*SOLUTION_FILES, SPOT_FILE], NO_LOGS, force=force,
                              command="spot solve")
     else:
+        earlier = None
         spot = build_spot(
             spot_file, board=board, pot=pot, stack=stack, oop_range=oop_range,
             ip_range=ip_range, bet_sizes=bet_sizes, raise_sizes=raise_sizes,
@@ -291,7 +293,8 @@ def solve_command(
         if exploit <= accuracy:  # the target is met: the bar ends full, not at 90/1000
             bar.update(task, total=solver.iteration, completed=solver.iteration)
     if out is not None:
-        save_solution(solver, out, exploitability_pct=exploit, command=_command_line(ctx),
+        command = _command_line(ctx) if earlier is None else f"{earlier} && {_command_line(ctx)}"
+        save_solution(solver, out, exploitability_pct=exploit, command=command,
                       dtype="float32" if small else "float64")
         (out / SPOT_FILE).write_text(spot.to_toml(), encoding="utf-8")
     result: dict[str, Any] = {
@@ -305,8 +308,8 @@ def solve_command(
         "hands": list(solver.hands),
         "memory_mb": solver.describe()["memory_mb"],
         "threads": threads,
-        "algorithm": algorithm,
-        "precision": precision,
+        "algorithm": solver.algorithm,
+        "precision": solver.precision,
     }
     if as_json:
         print(json.dumps(result))
