@@ -49,6 +49,7 @@ NODE_COLUMNS = 10
 _FOLD = 0
 _SHOWDOWN = 1
 _CHANCE = 2
+_LEAF = 4
 
 # params
 P_POT = 0
@@ -207,19 +208,25 @@ def strategy(
     A locked hand plays its locked strategy whatever the regrets or sums say.
     """
     src = cum if average else regret
-    for h in range(hands):
-        total = 0.0
-        for i in range(count):
-            v = src[block + i * hands + h]
+    # Action-major loops over contiguous hands, so that they vectorise.
+    total = np.zeros(hands)
+    for i in range(count):
+        row = block + i * hands
+        for h in range(hands):
+            v = src[row + h]
             if v > 0.0:
-                total += v
-        if total > 0.0:
-            for i in range(count):
-                v = src[block + i * hands + h]
-                out[i, h] = v / total if v > 0.0 else 0.0
-        else:
-            for i in range(count):
-                out[i, h] = 1.0 / count
+                total[h] += v
+    for h in range(hands):
+        total[h] = 1.0 / total[h] if total[h] > 0.0 else 0.0
+    uniform = 1.0 / count
+    for i in range(count):
+        row = block + i * hands
+        for h in range(hands):
+            v = src[row + h]
+            if total[h] == 0.0:
+                out[i, h] = uniform
+            else:
+                out[i, h] = v * total[h] if v > 0.0 else 0.0
     lock = _lock_of(lock_starts, block)
     if lock >= 0:
         first = lock_offsets[lock]
@@ -324,6 +331,18 @@ def walk(
                     order[trav][row], rank[trav][row], order[other][row], rank[other][row],
                     value[d],
                 )
+                done = True
+            elif kind == _LEAF:
+                # Values from outside: recorded on the way down, read on the way up.
+                slot = nodes[node, _SLOT]
+                if phase == PHASE_COLLECT:
+                    task_reach[slot, 0, :n_t] = rt[d]
+                    task_reach[slot, 1, :n_o] = ro[d]
+                    for j in range(5):
+                        task_info[slot, j] = frame[d, _F_BASE + j]
+                    value[d, :] = 0.0
+                else:
+                    value[d, :] = results[slot, 0, :n_t]
                 done = True
             elif kind == _CHANCE:
                 slot = nodes[node, _SLOT]
@@ -449,26 +468,27 @@ def _finish_traverser(
     block = frame[d, _F_BASE + trav] + nodes[node, _OFF + trav]
     vals = child_values[d]
     sig = sigma[d]
+    out = value[d]
     if mode == MODE_BEST_RESPONSE:
+        out[:] = vals[0]
+        for i in range(1, count):
+            for h in range(n_t):
+                out[h] = max(out[h], vals[i, h])
         lock = _lock_of(lock_starts[trav], block)
-        masked = lock_mask[trav]
-        for h in range(n_t):
-            if lock >= 0 and masked[lock * n_t + h]:
-                total = 0.0
-                for i in range(count):
-                    total += sig[i, h] * vals[i, h]
-                value[d, h] = total
-            else:
-                best = vals[0, h]
-                for i in range(1, count):
-                    best = max(best, vals[i, h])
-                value[d, h] = best
+        if lock >= 0:
+            masked = lock_mask[trav]
+            for h in range(n_t):
+                if masked[lock * n_t + h]:
+                    total = 0.0
+                    for i in range(count):
+                        total += sig[i, h] * vals[i, h]
+                    out[h] = total
         return
     for h in range(n_t):
-        total = 0.0
-        for i in range(count):
-            total += sig[i, h] * vals[i, h]
-        value[d, h] = total
+        out[h] = sig[0, h] * vals[0, h]
+    for i in range(1, count):
+        for h in range(n_t):
+            out[h] += sig[i, h] * vals[i, h]
     if mode != MODE_CFR or phase == PHASE_COLLECT:
         return
     r = regret[trav]
@@ -477,10 +497,11 @@ def _finish_traverser(
     positive = params[P_POSITIVE]
     negative = params[P_NEGATIVE]
     weight = params[P_AVG_WEIGHT]
+    reach = rt[d]
     for i in range(count):
         row = block + i * n_t
         for h in range(n_t):
-            v = r[row + h] + (vals[i, h] - value[d, h])
+            v = r[row + h] + (vals[i, h] - out[h])
             if v > 0.0:
                 v *= positive
             elif clip:
@@ -488,7 +509,7 @@ def _finish_traverser(
             else:
                 v *= negative
             r[row + h] = v
-            s[row + h] += weight * rt[d, h] * sig[i, h]
+            s[row + h] += weight * reach[h] * sig[i, h]
 
 
 @parallel_njit

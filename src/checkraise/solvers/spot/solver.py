@@ -28,10 +28,11 @@ from checkraise.cards import COMBO_CARDS, NUM_COMBOS, format_card, parse_card
 from checkraise.errors import CheckraiseError, ConfigError, one_of
 from checkraise.solvers.spot import _kernels as K
 from checkraise.solvers.spot.config import Spot
-from checkraise.solvers.spot.tree import CHANCE, DECISION, SpotTree, build_tree
+from checkraise.solvers.spot.tree import CHANCE, DECISION, LEAF, SpotTree, build_tree
 from checkraise.solvers.vectorised import VECTORISED_ALGORITHMS
 
-__all__ = ["SOLVER_ALGORITHMS", "Progress", "SpotSolver"]
+__all__ = ["SOLVER_ALGORITHMS", "Gadget", "Leaf", "LeafValues", "NodeReport", "Progress",
+           "SpotSolver"]
 
 FloatArray = npt.NDArray[np.float64]
 SOLVER_ALGORITHMS = ("dcfr", "cfr+")
@@ -55,6 +56,43 @@ class Located:
     dealt: int
     board: tuple[int, ...]
     reach: tuple[FloatArray, FloatArray]
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """Where a depth-limited tree ends: the chips at stake there."""
+
+    node: int
+    line: str
+    board: tuple[int, ...]
+    pot: float  # chips in the middle at the leaf
+    committed: float  # what each player has put in since the spot started
+    stack: float  # what each has behind
+    combos: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
+    """Each player's hands: the traverser's values are needed for all of them, also
+    those his own strategy no longer brings here (reach 0): regrets need them."""
+
+
+LeafValues = Callable[[Leaf, int, tuple[FloatArray, FloatArray]], npt.ArrayLike]
+"""``(leaf, traverser, (reach_oop, reach_ip)) -> chips of the pot won per combo``."""
+
+
+@dataclass(frozen=True)
+class Gadget:
+    """The re-solving gadget's bounds: ``player``'s value per combo if he opts out."""
+
+    player: int
+    values: FloatArray
+
+    def check(self) -> None:
+        """Raise :class:`ConfigError` unless the player is 0/1 and 1,326 finite values."""
+        if self.player not in (0, 1):
+            raise ConfigError(f"gadget player {self.player!r}; expected 0 (OOP) or 1 (IP)")
+        values = np.asarray(self.values)
+        if values.shape != (NUM_COMBOS,) or not np.all(np.isfinite(values)):
+            raise ConfigError(
+                f"gadget values have shape {values.shape}; expected 1,326 finite chips"
+            )
 
 
 @dataclass(frozen=True)
@@ -118,6 +156,16 @@ class SpotSolver:
     reach : tuple of two arrays or None
         Reach probabilities of the 1,326 combos at the root for OOP and IP,
         instead of the spot's ranges (subgame solving starts from these).
+    leaf_values : callable or None
+        Depth-limited solving: the tree ends where the first street ends, and
+        ``leaf_values(leaf, traverser, (reach_oop, reach_ip))`` gives the
+        traverser's expected share of the pot at that :class:`Leaf` for each of
+        the 1,326 combos, given both players' reach there (a value network, or
+        the blueprint's continuation values).
+    gadget : Gadget or None
+        Safe re-solving: ``gadget.player`` may, hand by hand, take
+        ``gadget.values`` (his expected chips under the blueprint, the
+        solver's value convention) instead of entering the subgame.
 
     Examples
     --------
@@ -137,6 +185,8 @@ class SpotSolver:
         precision: str = "float64",
         threads: int = 1,
         reach: tuple[npt.ArrayLike, npt.ArrayLike] | None = None,
+        leaf_values: LeafValues | None = None,
+        gadget: Gadget | None = None,
     ) -> None:
         if algorithm not in SOLVER_ALGORITHMS:
             raise ConfigError(
@@ -168,7 +218,13 @@ class SpotSolver:
         self.cards = tuple(COMBO_CARDS[c].astype(np.int64) for c in self.combos)
         self.same = tuple(_same_index(self.combos[p], self.combos[1 - p]) for p in range(2))
         self.hands = (int(self.combos[0].size), int(self.combos[1].size))
-        self.tree: SpotTree = build_tree(spot, self.hands)
+        self.leaf_values = leaf_values
+        self.gadget = gadget
+        if gadget is not None:
+            gadget.check()
+        self._gadget_regret = np.zeros((2, self.hands[gadget.player] if gadget else 0))
+        self._gadget_cum = np.zeros_like(self._gadget_regret)
+        self.tree: SpotTree = build_tree(spot, self.hands, depth_limited=leaf_values is not None)
         self.nodes = _node_table(self.tree)
         self._slots = np.flatnonzero(self.nodes[:, K._SLOT] >= 0)
         self._build_showdowns()
@@ -240,32 +296,50 @@ class SpotSolver:
         )
 
     def _walk(self, trav: int, params: FloatArray) -> FloatArray:
-        """The traverser's root values, splitting over threads when asked."""
-        out = np.zeros(self.hands[trav])
+        """The traverser's counterfactual values at the root (the gadget's, if any)."""
         reach_t, reach_o = self.initial_reach[trav], self.initial_reach[1 - trav]
+        if self.gadget is None:
+            return self._walk_from(0, trav, (0, 0), -1, -1, self.board_mask, reach_t, reach_o,
+                                   params)
+        return self._gadget_walk(trav, params)
+
+    def _walk_from(
+        self, root: int, trav: int, bases: tuple[int, int], turn: int, river: int, dealt: int,
+        reach_t: FloatArray, reach_o: FloatArray, params: FloatArray,
+    ) -> FloatArray:
+        """The traverser's values at ``root``: one walk, or split over threads and leaves."""
+        out = np.zeros(self.hands[trav])
         args = self._args()
         tail = (params, self._task_reach, self._task_info, self._results)
         buffers = self._buffers[trav]
-        if self.threads == 1 or self._slots.size == 0:
+        head = (root, trav, bases[0], bases[1], turn, river, dealt, reach_t, reach_o, out)
+        leaves = self.leaf_values is not None
+        if not leaves and (self.threads == 1 or self._slots.size == 0):
             params[K.P_PHASE] = K.PHASE_ALL
-            K.walk(0, trav, 0, 0, -1, -1, self.board_mask, reach_t, reach_o, out, *args, *tail,
-                   buffers)
+            K.walk(*head, *args, *tail, buffers)
             return out
-        import numba
-
+        self._task_info[:, 4] = -1  # slots the collecting walk does not reach stay -1
         params[K.P_PHASE] = K.PHASE_COLLECT
-        K.walk(0, trav, 0, 0, -1, -1, self.board_mask, reach_t, reach_o, out, *args, *tail,
-               buffers)
+        K.walk(*head, *args, *tail, buffers)
+        reached = np.flatnonzero(self._task_info[: self._slots.size, 4] >= 0)
+        if leaves:
+            self._fill_leaves(reached, trav)
+        else:
+            self._run_tasks(reached, trav, params)
+        params[K.P_PHASE] = K.PHASE_FINISH
+        K.walk(*head, *args, *tail, buffers)
+        return out
+
+    def _run_tasks(self, reached: npt.NDArray[np.int64], trav: int, params: FloatArray) -> None:
+        import numba  # only threaded runs need it here
+
         slot_list, k_list, card_list = [], [], []
-        for slot in range(self._slots.size):
+        for slot in reached:
             dealt = int(self._task_info[slot, 4])
-            k = 0
-            for card in range(52):
-                if not (dealt >> card) & 1:
-                    slot_list.append(slot)
-                    k_list.append(k)
-                    card_list.append(card)
-                    k += 1
+            free = [c for c in range(52) if not (dealt >> c) & 1]
+            slot_list += [int(slot)] * len(free)
+            k_list += list(range(len(free)))
+            card_list += free
         params[K.P_PHASE] = K.PHASE_ALL
         previous = numba.get_num_threads()
         limit = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
@@ -276,14 +350,97 @@ class SpotSolver:
                 np.array(slot_list, np.int64), np.array(k_list, np.int64),
                 np.array(card_list, np.int64), self._slots.astype(np.int64), threads,
                 self._depth, self.tree.max_actions, trav, self.hands[trav],
-                self.hands[1 - trav], *args, *tail,
+                self.hands[1 - trav], *self._args(), params, self._task_reach,
+                self._task_info, self._results,
             )
         finally:
             numba.set_num_threads(previous)
-        params[K.P_PHASE] = K.PHASE_FINISH
-        K.walk(0, trav, 0, 0, -1, -1, self.board_mask, reach_t, reach_o, out, *args, *tail,
-               buffers)
-        return out
+
+    def _fill_leaves(self, reached: npt.NDArray[np.int64], trav: int) -> None:
+        """Ask ``leaf_values`` for the traverser's values at every leaf the walk reached."""
+        assert self.leaf_values is not None
+        other = 1 - trav
+        n_t, n_o = self.hands[trav], self.hands[other]
+        for slot in reached:
+            node = int(self._slots[slot])
+            reach = [np.zeros(NUM_COMBOS), np.zeros(NUM_COMBOS)]
+            reach[trav][self.combos[trav]] = self._task_reach[slot, 0, :n_t]
+            reach[other][self.combos[other]] = self._task_reach[slot, 1, :n_o]
+            committed = float(self.tree.commit[node])
+            leaf = Leaf(
+                node=node, line=self._line_of(node), board=self.board,
+                pot=self.spot.pot + 2 * committed, committed=committed,
+                stack=self.spot.stack - committed, combos=(self.combos[0], self.combos[1]),
+            )
+            ev = np.asarray(self.leaf_values(leaf, trav, (reach[0], reach[1])), np.float64)
+            if ev.shape != (NUM_COMBOS,) or not np.all(np.isfinite(ev[self.combos[trav]])):
+                raise ConfigError(
+                    f"leaf_values returned shape {ev.shape} or non-finite values at leaf "
+                    f"{leaf.line!r}; expected 1,326 finite chips"
+                )
+            mass = np.zeros(n_t)
+            K.fold_values(1.0, self._task_reach[slot, 1, :n_o], self.cards[trav],
+                          self.cards[other], self.same[trav], mass)
+            self._results[slot, 0, :n_t] = (ev[self.combos[trav]] - committed) * mass
+
+    def _line_of(self, node: int) -> str:
+        labels = []
+        while node > 0:
+            if self.tree.labels[node]:
+                labels.append(self.tree.labels[node])
+            node = int(self.tree.parent[node])
+        return " ".join(reversed(labels))
+
+    def _gadget_walk(self, trav: int, params: FloatArray) -> FloatArray:
+        """Root values in the re-solving gadget (Burch, Johanson & Bowling 2014).
+
+        The gadget player picks, hand by hand, between taking his bound (``T``)
+        and entering the subgame (``F``); his choice is learned by the same regret
+        rule as every other node.
+        """
+        assert self.gadget is not None
+        g = self.gadget.player
+        other = 1 - g
+        mode = int(params[K.P_MODE])
+        sigma = self._gadget_strategy(average=mode != K.MODE_CFR)
+        reach_g = self.initial_reach[g]
+        bound = self.gadget.values[self.combos[g]]
+        if trav == g:
+            follow = self._walk_from(0, g, (0, 0), -1, -1, self.board_mask,
+                                     reach_g * sigma[1], self.initial_reach[other], params)
+            mass = np.zeros(self.hands[g])
+            K.fold_values(1.0, self.initial_reach[other], self.cards[g], self.cards[other],
+                          self.same[g], mass)
+            take = bound * mass
+            if mode == K.MODE_BEST_RESPONSE:
+                return np.maximum(take, follow)
+            value: FloatArray = sigma[0] * take + sigma[1] * follow
+            if mode == K.MODE_CFR:
+                self._gadget_update(np.stack([take, follow]) - value, reach_g, sigma, params)
+            return value
+        follow = self._walk_from(0, other, (0, 0), -1, -1, self.board_mask,
+                                 self.initial_reach[other], reach_g * sigma[1], params)
+        take = np.zeros(self.hands[other])
+        K.fold_values(1.0, reach_g * sigma[0] * (self.spot.pot - bound), self.cards[other],
+                      self.cards[g], self.same[other], take)
+        return follow + take
+
+    def _gadget_strategy(self, average: bool) -> FloatArray:
+        src = self._gadget_cum if average else self._gadget_regret
+        positive = np.maximum(src, 0.0)
+        total = positive.sum(axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(total > 0, positive / np.where(total > 0, total, 1.0), 0.5)
+
+    def _gadget_update(self, regrets: FloatArray, reach: FloatArray, sigma: FloatArray,
+                       params: FloatArray) -> None:
+        r = self._gadget_regret + regrets
+        if self.clip:
+            r = np.maximum(r, 0.0)
+        else:
+            r = np.where(r > 0, r * params[K.P_POSITIVE], r * params[K.P_NEGATIVE])
+        self._gadget_regret = r
+        self._gadget_cum += params[K.P_AVG_WEIGHT] * reach * sigma
 
     def _params(self, mode: int) -> FloatArray:
         params = np.zeros(K.NUM_PARAMS)
@@ -500,11 +657,8 @@ class SpotSolver:
         other = 1 - actor
         strategy = self._strategy_block(at.node, at.bases[actor], actor, average=True).T
         params = self._params(K.MODE_AVERAGE)
-        params[K.P_PHASE] = K.PHASE_ALL
-        values = np.zeros(self.hands[actor])
-        K.walk(at.node, actor, at.bases[0], at.bases[1], at.turn, at.river, at.dealt,
-               at.reach[actor], at.reach[other], values, *self._args(), params,
-               self._task_reach, self._task_info, self._results, self._buffers[actor])
+        values = self._walk_from(at.node, actor, at.bases, at.turn, at.river, at.dealt,
+                                 at.reach[actor], at.reach[other], params)
         wins = np.zeros(self.hands[actor])
         mass = np.zeros(self.hands[actor])
         K.equity_sums(at.reach[other], self.cards[actor], self.cards[other], self.same[actor],
@@ -588,7 +742,7 @@ def _node_table(tree: SpotTree) -> np.ndarray:
     # First-layer chance nodes: no chance node above them.
     slot = 0
     for node in range(n):
-        if tree.kind[node] != CHANCE:
+        if tree.kind[node] not in (CHANCE, LEAF):
             continue
         up = int(tree.parent[node])
         while up >= 0 and tree.kind[up] != CHANCE:
