@@ -21,7 +21,7 @@ from checkraise.solvers.spot.io import (
     load_solution,
     save_solution,
 )
-from checkraise.solvers.spot.solver import NodeReport, SpotSolver
+from checkraise.solvers.spot.solver import Gadget, Leaf, NodeReport, SpotSolver
 
 RIVER = {"board": "Ks 7h 2c 3d 9s", "pot": 100, "stack": 100,
          "ranges": {"oop": "AA,QQ,T8s,65s", "ip": "KK,JJ,A9s"},
@@ -117,6 +117,40 @@ def test_locks_and_root_reach_come_back(tmp_path: Path) -> None:
     loaded.iterate(5)  # the lock still holds while the run goes on
     _, strategy = loaded.strategy_at("")
     np.testing.assert_array_equal(strategy, np.broadcast_to(locked, strategy.shape))
+
+
+def test_the_gadget_comes_back_and_goes_on(tmp_path: Path) -> None:
+    spot = Spot.from_dict(RIVER)
+    # Bounds that some IP hands take and others do not: the gadget's own regrets matter.
+    bounds = np.linspace(20.0, 80.0, 1326)
+    solver = SpotSolver(spot, gadget=Gadget(1, bounds))
+    solver.iterate(12)
+    save_solution(solver, tmp_path)
+    loaded, _ = load_solution(tmp_path)
+    assert loaded.gadget is not None and loaded.gadget.player == 1
+    _assert_reports_equal(loaded.report(""), solver.report(""))
+    assert loaded.exploitability() == solver.exploitability()
+    solver.iterate(5)
+    loaded.iterate(5)
+    np.testing.assert_array_equal(loaded._gadget_cum, solver._gadget_cum)
+    np.testing.assert_array_equal(loaded.cum[1], solver.cum[1])
+
+
+def _half_pot(leaf: Leaf, trav: int, reach: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    return np.full(1326, leaf.pot / 2)
+
+
+def test_a_depth_limited_solve_needs_its_leaf_values_again(tmp_path: Path) -> None:
+    solver = SpotSolver(Spot.from_dict(TURN), leaf_values=_half_pot)
+    solver.iterate(8)
+    save_solution(solver, tmp_path)
+    with pytest.raises(SolutionError, match=r"depth-limited solve.*leaf_values="):
+        load_solution(tmp_path)
+    loaded, _ = load_solution(tmp_path, leaf_values=_half_pot)
+    _assert_reports_equal(loaded.report(""), solver.report(""))
+    save_solution(_solved(TURN, iterations=1), tmp_path / "full")
+    with pytest.raises(SolutionError, match=r"not a depth-limited solve"):
+        load_solution(tmp_path / "full", leaf_values=_half_pot)
 
 
 @pytest.fixture

@@ -11,8 +11,11 @@ A solution folder holds two files:
 ``solution.npz``
     Both players' cumulative-strategy buffers (what every report reads), their
     regret buffers (so that a loaded solver can iterate on from where it
-    stopped, exactly as if it had never been saved), their reach at the root
-    and any node locks.
+    stopped, exactly as if it had never been saved), their reach at the root,
+    any node locks, and the re-solving gadget's bounds and buffers if it has one.
+
+A depth-limited solve keeps its tree but not the function that valued its
+leaves (code is never stored): :func:`load_solution` asks for it again.
 
 Nothing is pickled: the arrays are read with ``allow_pickle=False`` and each one
 is checked against its digest, so a file that was cut short, edited or written by
@@ -41,7 +44,7 @@ import numpy.typing as npt
 from checkraise.cards import NUM_COMBOS
 from checkraise.errors import CheckraiseError, FormatError, one_of
 from checkraise.solvers.spot.config import Spot
-from checkraise.solvers.spot.solver import SpotSolver
+from checkraise.solvers.spot.solver import Gadget, LeafValues, SpotSolver
 from checkraise.solvers.spot.tree import SpotTree
 
 __all__ = [
@@ -187,6 +190,11 @@ def save_solution(
         arrays[f"regret{p}"] = np.asarray(solver.regret[p], dtype)
         arrays[f"reach{p}"] = _root_reach(solver, p)
     arrays.update(_lock_arrays(solver))
+    gadget = solver.gadget
+    if gadget is not None:
+        arrays["gadget_values"] = np.asarray(gadget.values, np.float64)
+        arrays["gadget_regret"] = np.asarray(solver._gadget_regret, np.float64)
+        arrays["gadget_cum"] = np.asarray(solver._gadget_cum, np.float64)
     header: dict[str, Any] = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -199,6 +207,8 @@ def save_solution(
         "exploitability_pct": exploitability_pct,
         "command": command,
         "hands": list(solver.hands),
+        "depth_limited": solver.leaf_values is not None,
+        "gadget": None if gadget is None else {"player": gadget.player},
         "tree": {"nodes": solver.tree.num_nodes, "storage": list(solver.tree.storage),
                  "sha256": tree_fingerprint(solver.tree, solver.hands)},
         "arrays": {name: {"dtype": str(a.dtype), "shape": list(a.shape), "sha256": _sha256(a)}
@@ -302,8 +312,19 @@ def _restore_locks(solver: SpotSolver, arrays: dict[str, np.ndarray], path: Path
         solver._lock_tables = _lock_tables(locks, solver.hands)
 
 
+def _gadget(header: dict[str, Any], arrays: dict[str, np.ndarray], path: Path) -> Gadget | None:
+    table = header.get("gadget")
+    if table is None:
+        return None
+    player = table.get("player") if isinstance(table, dict) else None
+    values = arrays.get("gadget_values")
+    if player not in (0, 1) or values is None or "gadget_cum" not in arrays:
+        raise SolutionError(f"{path}: the re-solving gadget is incomplete (player {player!r})")
+    return Gadget(int(player), np.asarray(values, np.float64))
+
+
 def load_solution(
-    folder: str | Path, threads: int = 1
+    folder: str | Path, threads: int = 1, leaf_values: LeafValues | None = None
 ) -> tuple[SpotSolver, SolutionInfo]:
     """Load the solution in ``folder`` into a new :class:`SpotSolver`.
 
@@ -316,6 +337,9 @@ def load_solution(
         A folder written by :func:`save_solution`.
     threads : int
         Cores for further iterations.
+    leaf_values : callable or None
+        The leaf values of a depth-limited solve (required for one, refused
+        otherwise): the function is not stored with the solution.
 
     Raises
     ------
@@ -333,6 +357,14 @@ def load_solution(
         spot = Spot.from_dict(spot_table)
     except CheckraiseError as exc:
         raise SolutionError(f"{where}: the saved spot is not valid: {exc}") from None
+    depth_limited = header.get("depth_limited", False)
+    if depth_limited and leaf_values is None:
+        raise SolutionError(
+            f"{where}: a depth-limited solve, whose leaves take their values from a function "
+            "that is not stored; load it with leaf_values= from Python"
+        )
+    if not depth_limited and leaf_values is not None:
+        raise SolutionError(f"{where}: not a depth-limited solve; it takes no leaf_values")
     for p in range(2):
         if arrays.get(f"reach{p}", np.zeros(0)).shape != (NUM_COMBOS,):
             raise SolutionError(f"{root / ARRAYS_FILE}: reach{p} is missing or not 1,326 weights")
@@ -343,7 +375,11 @@ def load_solution(
             precision=_field(header, "precision", str, where),
             threads=threads,
             reach=(arrays["reach0"], arrays["reach1"]),
+            leaf_values=leaf_values,
+            gadget=_gadget(header, arrays, where),
         )
+    except SolutionError:
+        raise
     except CheckraiseError as exc:
         raise SolutionError(f"{where}: the saved settings are not valid: {exc}") from None
     tree = _field(header, "tree", dict, where)
@@ -362,6 +398,12 @@ def load_solution(
                                     "fit the tree")
             buffers[p][:] = saved
     _restore_locks(solver, arrays, root / ARRAYS_FILE)
+    if solver.gadget is not None:
+        for name in ("regret", "cum"):
+            saved = arrays[f"gadget_{name}"] if f"gadget_{name}" in arrays else np.zeros(0)
+            if saved.shape != getattr(solver, f"_gadget_{name}").shape:
+                raise SolutionError(f"{root / ARRAYS_FILE}: gadget_{name} does not fit the hands")
+            setattr(solver, f"_gadget_{name}", saved.astype(np.float64))
     solver.iteration = int(_field(header, "iterations", int, where))
     solver.seconds = float(_field(header, "seconds", (int, float), where))
     exploit = header.get("exploitability_pct")
