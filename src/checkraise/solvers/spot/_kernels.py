@@ -258,7 +258,37 @@ def make_buffers(depth: int, actions: int, n_t: int, n_o: int) -> Pair:
         np.zeros((depth, n_t)),
         np.zeros((depth, actions, n_t)),
         np.zeros((depth, actions, width)),
+        np.zeros((depth, 4, n_t)),
     )
+
+
+@njit
+def suit_ranks(dealt: int, suit: int) -> int:
+    """The ranks of ``suit`` among the cards of mask ``dealt``, as a 13-bit mask."""
+    mask = 0
+    for r in range(13):
+        if (dealt >> (4 * r + suit)) & 1:
+            mask |= 1 << r
+    return mask
+
+
+@njit
+def iso_suit(dealt: int, card: int, iso_pairs: np.ndarray) -> int:
+    """A lower suit whose cards play exactly like ``card``'s suit here, or -1.
+
+    Suits ``s < t`` are interchangeable when the board holds the same ranks in
+    both and swapping them maps both ranges onto themselves (``iso_pairs[4s+t]``);
+    the card of rank r in suit t then leads to the game of rank r in suit s with
+    the two suits swapped in every hand.
+    """
+    t = card & 3
+    if t == 0:
+        return -1
+    mine = suit_ranks(dealt, t)
+    for s in range(t):
+        if iso_pairs[4 * s + t] and suit_ranks(dealt, s) == mine:
+            return s
+    return -1
 
 
 @njit
@@ -268,7 +298,8 @@ def walk(
     nodes: np.ndarray, commit: np.ndarray, board_row: np.ndarray, cards: Pair,
     same: Pair, order: Pair, rank: Pair, regret: Pair, cum: Pair, lock_starts: Pair,
     lock_offsets: Pair, lock_mask: Pair, lock_values: Pair, params: np.ndarray,
-    task_reach: np.ndarray, task_info: np.ndarray, results: np.ndarray, buffers: Pair,
+    task_reach: np.ndarray, task_info: np.ndarray, results: np.ndarray, iso_pairs: np.ndarray,
+    perm: Pair, first_slot: np.ndarray, buffers: Pair,
 ) -> None:
     """The traverser's counterfactual values at ``root`` into ``out``.
 
@@ -277,7 +308,8 @@ def walk(
     walked; ``reach_t[d]``, ``reach_o[d]`` the reaches arriving at it and
     ``value[d]`` the values it returns.
     """
-    frame, rt, ro, value, child_values, sigma = buffers
+    frame, rt, ro, value, child_values, sigma, iso_values = buffers
+    perm_t = perm[trav]
     n_t = out.shape[0]
     n_o = reach_o.shape[0]
     other = 1 - trav
@@ -380,6 +412,7 @@ def walk(
             i = frame[d, _F_I]
             if kind == _CHANCE:
                 card = frame[d, _F_CARD]
+                iso_values[d, card & 3, :] = value[d + 1]
                 for h in range(n_t):
                     if cards_t[h, 0] != card and cards_t[h, 1] != card:
                         value[d, h] += value[d + 1, h]
@@ -392,10 +425,25 @@ def walk(
         if not done and kind == _CHANCE:
             dealt_here = frame[d, _F_DEALT]
             card = frame[d, _F_CARD] + 1
-            while card < 52 and (dealt_here >> card) & 1:
+            while card < 52:
+                if (dealt_here >> card) & 1:
+                    card += 1
+                    continue
+                s = iso_suit(dealt_here, card, iso_pairs)
+                if s < 0:
+                    break
+                # The same game as this rank's card of suit s, seen with the suits swapped.
+                swap = perm_t[4 * s + (card & 3)]
+                source = iso_values[d, s]
+                for h in range(n_t):
+                    if cards_t[h, 0] != card and cards_t[h, 1] != card:
+                        value[d, h] += source[swap[h]]
+                frame[d, _F_I] += 1
                 card += 1
             if card < 52:
                 k = frame[d, _F_I]
+                if nodes[node, _SLOT] >= 0:
+                    k = first_slot[card]  # the first chance layer stores canonical cards only
                 frame[d, _F_CARD] = card
                 e = d + 1
                 frame[e, _F_NODE] = nodes[node, _START]
@@ -519,7 +567,8 @@ def run_tasks(
     nodes: np.ndarray, commit: np.ndarray, board_row: np.ndarray, cards: Pair, same: Pair,
     order: Pair, rank: Pair, regret: Pair, cum: Pair, lock_starts: Pair,
     lock_offsets: Pair, lock_mask: Pair, lock_values: Pair, params: np.ndarray,
-    task_reach: np.ndarray, task_info: np.ndarray, results: np.ndarray,
+    task_reach: np.ndarray, task_info: np.ndarray, results: np.ndarray, iso_pairs: np.ndarray,
+    perm: Pair, first_slot: np.ndarray,
 ) -> None:
     """Every (first-layer chance node, card) below the collected reaches, over the cores.
 
@@ -542,8 +591,9 @@ def run_tasks(
             for o in range(n_o):
                 hit = cards_o[o, 0] == card or cards_o[o, 1] == card
                 child_o[o] = 0.0 if hit else task_reach[slot, 1, o]
-            b0 = task_info[slot, 0] + nodes[node, _OFF] + k * nodes[node, _STRIDE]
-            b1 = task_info[slot, 1] + nodes[node, _OFF + 1] + k * nodes[node, _STRIDE + 1]
+            stored = first_slot[card]
+            b0 = task_info[slot, 0] + nodes[node, _OFF] + stored * nodes[node, _STRIDE]
+            b1 = task_info[slot, 1] + nodes[node, _OFF + 1] + stored * nodes[node, _STRIDE + 1]
             turn = task_info[slot, 2]
             river = task_info[slot, 3]
             if turn < 0:
@@ -555,7 +605,7 @@ def run_tasks(
                 nodes[node, _START], trav, b0, b1, turn, river, task_info[slot, 4] | (1 << card),
                 child_t, child_o, out, nodes, commit, board_row, cards, same, order, rank,
                 regret, cum, lock_starts, lock_offsets, lock_mask, lock_values, params,
-                task_reach, task_info, results, buffers,
+                task_reach, task_info, results, iso_pairs, perm, first_slot, buffers,
             )
             for h in range(n_t):
                 if cards_t[h, 0] == card or cards_t[h, 1] == card:

@@ -56,6 +56,7 @@ class Located:
     dealt: int
     board: tuple[int, ...]
     reach: tuple[FloatArray, FloatArray]
+    perm: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,10 @@ class SpotSolver:
         Safe re-solving: ``gadget.player`` may, hand by hand, take
         ``gadget.values`` (his expected chips under the blueprint, the
         solver's value convention) instead of entering the subgame.
+    isomorphism : bool
+        Solve only one of each set of suit-isomorphic turn and river cards
+        (where the board and both ranges are symmetric in two suits), and store
+        only one at the first chance layer; locks must then be symmetric too.
 
     Examples
     --------
@@ -187,6 +192,7 @@ class SpotSolver:
         reach: tuple[npt.ArrayLike, npt.ArrayLike] | None = None,
         leaf_values: LeafValues | None = None,
         gadget: Gadget | None = None,
+        isomorphism: bool = True,
     ) -> None:
         if algorithm not in SOLVER_ALGORITHMS:
             raise ConfigError(
@@ -224,7 +230,9 @@ class SpotSolver:
             gadget.check()
         self._gadget_regret = np.zeros((2, self.hands[gadget.player] if gadget else 0))
         self._gadget_cum = np.zeros_like(self._gadget_regret)
-        self.tree: SpotTree = build_tree(spot, self.hands, depth_limited=leaf_values is not None)
+        self._setup_isomorphism(isomorphism, weights)
+        self.tree: SpotTree = build_tree(spot, self.hands, depth_limited=leaf_values is not None,
+                                         first_outcomes=self._first_outcomes)
         self.nodes = _node_table(self.tree)
         self._slots = np.flatnonzero(self.nodes[:, K._SLOT] >= 0)
         self._build_showdowns()
@@ -255,6 +263,36 @@ class SpotSolver:
         from checkraise.cards import COMBO_MASKS
 
         return np.where((COMBO_MASKS & np.uint64(self.board_mask)) == 0, arr, 0.0)
+
+    def _setup_isomorphism(self, enabled: bool, weights: list[FloatArray]) -> None:
+        """Which suit swaps keep both ranges (and any gadget) the same, and their tables."""
+        self.iso_pairs = np.zeros(16, np.int64)
+        self.perm = tuple(np.tile(np.arange(n, dtype=np.int64), (16, 1)) for n in self.hands)
+        for s in range(4):
+            for t in range(s + 1, 4):
+                swapped = _swap_combos(s, t)
+                ok = enabled and all(np.array_equal(w, w[swapped]) for w in weights)
+                if self.gadget is not None:
+                    g = np.asarray(self.gadget.values)
+                    ok = ok and bool(np.array_equal(g, g[swapped]))
+                if not ok:
+                    continue
+                self.iso_pairs[4 * s + t] = 1
+                for p in range(2):
+                    index = np.searchsorted(self.combos[p], swapped[self.combos[p]])
+                    self.perm[p][4 * s + t] = index
+        self.first_slot = np.full(52, -1, np.int64)
+        stored = 0
+        for card in range(52):
+            if (self.board_mask >> card) & 1:
+                continue
+            if K.iso_suit(self.board_mask, card, self.iso_pairs) < 0:
+                self.first_slot[card] = stored
+                stored += 1
+        self._first_outcomes = stored
+
+    def _sym(self) -> tuple[Any, Any, Any]:
+        return (self.iso_pairs, self.perm, self.first_slot)
 
     def _build_showdowns(self) -> None:
         left = [c for c in range(52) if not (self.board_mask >> c) & 1]
@@ -316,30 +354,38 @@ class SpotSolver:
         leaves = self.leaf_values is not None
         if not leaves and (self.threads == 1 or self._slots.size == 0):
             params[K.P_PHASE] = K.PHASE_ALL
-            K.walk(*head, *args, *tail, buffers)
+            K.walk(*head, *args, *tail, *self._sym(), buffers)
             return out
         self._task_info[:, 4] = -1  # slots the collecting walk does not reach stay -1
         params[K.P_PHASE] = K.PHASE_COLLECT
-        K.walk(*head, *args, *tail, buffers)
+        K.walk(*head, *args, *tail, *self._sym(), buffers)
         reached = np.flatnonzero(self._task_info[: self._slots.size, 4] >= 0)
         if leaves:
             self._fill_leaves(reached, trav)
         else:
             self._run_tasks(reached, trav, params)
         params[K.P_PHASE] = K.PHASE_FINISH
-        K.walk(*head, *args, *tail, buffers)
+        K.walk(*head, *args, *tail, *self._sym(), buffers)
         return out
 
     def _run_tasks(self, reached: npt.NDArray[np.int64], trav: int, params: FloatArray) -> None:
         import numba  # only threaded runs need it here
 
-        slot_list, k_list, card_list = [], [], []
-        for slot in reached:
-            dealt = int(self._task_info[slot, 4])
-            free = [c for c in range(52) if not (dealt >> c) & 1]
-            slot_list += [int(slot)] * len(free)
-            k_list += list(range(len(free)))
-            card_list += free
+        # The first chance layer deals to the spot's board: the same cards everywhere.
+        canonical, copies = [], []
+        k_of: dict[int, int] = {}
+        for card in range(52):
+            if (self.board_mask >> card) & 1:
+                continue
+            k = k_of[card] = len(k_of)
+            s = K.iso_suit(self.board_mask, card, self.iso_pairs)
+            if s < 0:
+                canonical.append((k, card))
+            else:  # a copy of the same rank in suit s, which is canonical and came before
+                copies.append((k, card, k_of[card - (card & 3) + s], 4 * s + (card & 3)))
+        slot_list = [int(slot) for slot in reached for _ in canonical]
+        k_list = [k for _ in reached for k, _ in canonical]
+        card_list = [card for _ in reached for _, card in canonical]
         params[K.P_PHASE] = K.PHASE_ALL
         previous = numba.get_num_threads()
         limit = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
@@ -351,10 +397,15 @@ class SpotSolver:
                 np.array(card_list, np.int64), self._slots.astype(np.int64), threads,
                 self._depth, self.tree.max_actions, trav, self.hands[trav],
                 self.hands[1 - trav], *self._args(), params, self._task_reach,
-                self._task_info, self._results,
+                self._task_info, self._results, *self._sym(),
             )
         finally:
             numba.set_num_threads(previous)
+        n_t = self.hands[trav]
+        for slot in reached:
+            for k, _card, source, pair in copies:
+                swap = self.perm[trav][pair]
+                self._results[slot, k, :n_t] = self._results[slot, source, :n_t][swap]
 
     def _fill_leaves(self, reached: npt.NDArray[np.int64], trav: int) -> None:
         """Ask ``leaf_values`` for the traverser's values at every leaf the walk reached."""
@@ -544,16 +595,29 @@ class SpotSolver:
 
         Card tokens deal the turn and river: ``"b30 c Kd x b50"`` is OOP bets 30, IP
         calls, the turn is the king of diamonds, OOP checks and IP bets 50. Reaches
-        follow the average strategies (locked hands their locks).
+        follow the average strategies (locked hands their locks). With suit
+        isomorphism a card may lead to the stored game of another suit: the result
+        is in that stored game's terms, and ``perm`` maps each player's hands to it.
         """
         tree = self.tree
-        node, bases, turn, river, dealt = 0, [0, 0], -1, -1, self.board_mask
+        node, bases, turn, river = 0, [0, 0], -1, -1
+        dealt = real_dealt = self.board_mask
+        suit_map = [0, 1, 2, 3]  # a real suit -> its suit in the stored game
         board = list(self.board)
         reach = [self.initial_reach[0].copy(), self.initial_reach[1].copy()]
         for token in line.split():
             if tree.kind[node] == CHANCE:
-                card = self._card_token(line, token, dealt)
-                k = sum(1 for c in range(card) if not (dealt >> c) & 1)
+                real = self._card_token(line, token, real_dealt)
+                card = real - (real & 3) + suit_map[real & 3]
+                s = K.iso_suit(dealt, card, self.iso_pairs)
+                if s >= 0:
+                    t = card & 3
+                    suit_map = [s if u == t else t if u == s else u for u in suit_map]
+                    card = card - t + s
+                if self.nodes[node, K._SLOT] >= 0:
+                    k = int(self.first_slot[card])
+                else:
+                    k = sum(1 for c in range(card) if not (dealt >> c) & 1)
                 for p in range(2):
                     bases[p] += int(tree.offset[node, p] + k * tree.stride[node, p])
                     hit = (self.cards[p][:, 0] == card) | (self.cards[p][:, 1] == card)
@@ -563,7 +627,8 @@ class SpotSolver:
                 else:
                     river = card
                 dealt |= 1 << card
-                board.append(card)
+                real_dealt |= 1 << real
+                board.append(real)
                 node = int(tree.child_start[node])
                 continue
             if tree.kind[node] != DECISION:
@@ -578,8 +643,21 @@ class SpotSolver:
             sigma = self._strategy_block(node, bases[actor], actor, average=True)
             reach[actor] = reach[actor] * sigma[options[token]]
             node = int(tree.child_start[node]) + options[token]
+        perm = tuple(self._hand_map(p, suit_map) for p in range(2))
         return Located(node, (bases[0], bases[1]), turn, river, dealt, tuple(board),
-                       (reach[0], reach[1]))
+                       (reach[0], reach[1]), (perm[0], perm[1]))
+
+    def _hand_map(self, player: int, suit_map: list[int]) -> npt.NDArray[np.int64]:
+        """Index in the stored game of each of ``player``'s hands under ``suit_map``."""
+        mine = self.combos[player]
+        if suit_map == [0, 1, 2, 3]:
+            return np.arange(mine.size, dtype=np.int64)
+        from checkraise.cards import combo_index
+
+        cards = self.cards[player]
+        moved = [combo_index(int(a) - int(a) % 4 + suit_map[int(a) % 4],
+                             int(b) - int(b) % 4 + suit_map[int(b) % 4]) for a, b in cards]
+        return np.searchsorted(mine, np.array(moved, np.int64)).astype(np.int64)
 
     def _card_token(self, line: str, token: str, dealt: int) -> int:
         try:
@@ -637,11 +715,13 @@ class SpotSolver:
             )
         mine = self.combos[actor]
         chosen = mine if combos is None else np.asarray(combos, np.int64)
-        rows = probs[mine]
+        rows = np.empty((mine.size, count))
+        rows[at.perm[actor]] = probs[mine]  # in the stored game's hand order
         if np.any(~np.isfinite(rows)) or rows.min() < 0 or np.any(np.abs(rows.sum(1) - 1) > 1e-9):
             raise ConfigError("a locked strategy row must be probabilities that add up to 1")
         block = at.bases[actor] + int(self.tree.offset[at.node, actor])
-        mask = np.isin(mine, chosen)
+        mask = np.empty(mine.size, np.bool_)
+        mask[at.perm[actor]] = np.isin(mine, chosen)
         self._locks.setdefault(actor, {})[block] = (mask, np.ascontiguousarray(rows.T).ravel())
         self._lock_tables = _lock_tables(self._locks, self.hands)
 
@@ -670,7 +750,9 @@ class SpotSolver:
         with np.errstate(invalid="ignore", divide="ignore"):
             ev = np.where(here > 0, values / np.where(here > 0, here, 1.0), np.nan)
             equity = np.where(mass > 0, wins / np.where(mass > 0, mass, 1.0), np.nan)
-        weight = at.reach[actor]
+        order = at.perm[actor]  # from the stored game back to the real cards
+        weight = at.reach[actor][order]
+        strategy, ev, equity = strategy[order], ev[order], equity[order]
         total = weight.sum()
         freq = (weight @ strategy) / total if total > 0 else np.full(strategy.shape[1], np.nan)
         labels = tuple(self.tree.labels[c] for c in self.tree.children(at.node))
@@ -678,13 +760,15 @@ class SpotSolver:
                           strategy, ev, equity, freq)
 
     def _runouts(self, at: Located) -> npt.NDArray[np.int64]:
+        """The showdown-table keys of every way the board can still come."""
         left = [c for c in range(52) if not (at.dealt >> c) & 1]
-        if at.river >= 0 or len(self.board) == 5:
+        dealt = (at.turn >= 0) + (at.river >= 0)
+        to_come = 5 - len(self.board) - dealt
+        if to_come == 0:
             return np.array([[at.turn, at.river]], np.int64)
-        if at.turn >= 0 or len(self.board) == 4:
-            first = at.turn
-            if first >= 0:
-                return np.array([[first, c] for c in left], np.int64)
+        if to_come == 1:
+            if at.turn >= 0:
+                return np.array([[at.turn, c] for c in left], np.int64)
             return np.array([[c, -1] for c in left], np.int64)
         return np.array([[a, b] for i, a in enumerate(left) for b in left[i + 1 :]], np.int64)
 
@@ -694,7 +778,7 @@ class SpotSolver:
         actor = int(self.tree.player[at.node])
         out = self._strategy_block(at.node, at.bases[actor], actor, average)
         labels = tuple(self.tree.labels[c] for c in self.tree.children(at.node))
-        return labels, out.T.copy()
+        return labels, out.T[at.perm[actor]].copy()
 
     def describe(self) -> dict[str, Any]:
         """Figures for reports: iterations, seconds, memory."""
@@ -712,6 +796,18 @@ class SpotSolver:
     def card_text(card: int) -> str:
         """``Kd``."""
         return format_card(card)
+
+
+def _swap_combos(s: int, t: int) -> npt.NDArray[np.int64]:
+    """For each combo, the combo with suits ``s`` and ``t`` swapped."""
+    from checkraise.cards import combo_index
+
+    def swap(card: int) -> int:
+        suit = card & 3
+        return card - suit + (t if suit == s else s if suit == t else suit)
+
+    return np.array([combo_index(swap(int(a)), swap(int(b))) for a, b in COMBO_CARDS],
+                    np.int64)
 
 
 def _same_index(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:

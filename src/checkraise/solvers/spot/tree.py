@@ -270,8 +270,14 @@ class _Builder:
             self.street_node(child, nxt, 0, depth + 1)
 
 
-def build_tree(spot: Spot, hands: tuple[int, int], depth_limited: bool = False) -> SpotTree:
+def build_tree(
+    spot: Spot, hands: tuple[int, int], depth_limited: bool = False,
+    first_outcomes: int | None = None,
+) -> SpotTree:
     """The betting tree of ``spot`` with storage laid out for ``hands`` per player.
+
+    ``first_outcomes`` is the number of cards stored at the first layer of chance
+    nodes (the others being suit-isomorphic to them); default: every card.
 
     ``depth_limited`` ends the tree with :data:`LEAF` nodes where the first street
     ends (before the next card), for solving with values given at the leaves.
@@ -301,7 +307,7 @@ def build_tree(spot: Spot, hands: tuple[int, int], depth_limited: bool = False) 
     offset = np.zeros((n, 2), np.int64)
     stride = np.zeros((n, 2), np.int64)
 
-    def layout(node: int, counters: list[int]) -> None:
+    def layout(node: int, counters: list[int], first: bool) -> None:
         k = kind[node]
         if k == DECISION:
             p = player[node]
@@ -309,17 +315,18 @@ def build_tree(spot: Spot, hands: tuple[int, int], depth_limited: bool = False) 
             counters[p] += int(child_count[node]) * hands[p]
         elif k == CHANCE:
             sub = [0, 0]
-            layout(int(child_start[node]), sub)
+            layout(int(child_start[node]), sub, False)
+            cards = first_outcomes if first and first_outcomes is not None else outcomes[node]
             for p in range(2):
                 stride[node, p] = sub[p]
                 offset[node, p] = counters[p]
-                counters[p] += int(outcomes[node]) * sub[p]
+                counters[p] += int(cards) * sub[p]
             return
         for c in range(child_start[node], child_start[node] + child_count[node]):
-            layout(int(c), counters)
+            layout(int(c), counters, first)
 
     totals = [0, 0]
-    layout(0, totals)
+    layout(0, totals, True)
     return SpotTree(
         kind=kind, player=player, parent=np.array(b.parent, np.int64),
         child_start=child_start, child_count=child_count,
