@@ -131,7 +131,15 @@ def fold_values(
     same_t: np.ndarray, out: np.ndarray,
 ) -> None:
     """``payoff`` times the opponent reach compatible with each traverser hand."""
-    per_card = np.empty(52)
+    _fold(payoff, reach_o, cards_t, cards_o, same_t, out, np.empty((2, 52)))
+
+
+@njit
+def _fold(
+    payoff: float, reach_o: np.ndarray, cards_t: np.ndarray, cards_o: np.ndarray,
+    same_t: np.ndarray, out: np.ndarray, scratch: np.ndarray,
+) -> None:
+    per_card = scratch[0]
     total = _compatible_total(reach_o, cards_o, per_card)
     for h in range(out.shape[0]):
         s = same_t[h]
@@ -148,39 +156,64 @@ def showdown_values(
     order_o: np.ndarray, rank_o: np.ndarray, out: np.ndarray,
 ) -> None:
     """Showdown values by two sorted sweeps (wins upward, losses downward)."""
-    per_card = np.empty(52)
-    total = _compatible_total(reach_o, cards_o, per_card)
+    _showdown(win, lose, tie, reach_o, cards_t, cards_o, same_t, order_t, rank_t, order_o,
+              rank_o, out, np.empty((2, 52)))
+
+
+@njit
+def _showdown(
+    win: float, lose: float, tie: float, reach_o: np.ndarray, cards_t: np.ndarray,
+    cards_o: np.ndarray, same_t: np.ndarray, order_t: np.ndarray, rank_t: np.ndarray,
+    order_o: np.ndarray, rank_o: np.ndarray, out: np.ndarray, scratch: np.ndarray,
+) -> None:
+    swept = scratch[0]
+    per_card = scratch[1]
     n_t = out.shape[0]
     n_o = reach_o.shape[0]
-    swept = np.zeros(52)
+    swept[:] = 0.0
     acc = 0.0
     j = 0
     for i in range(n_t):
-        h = order_t[i]
         s = rank_t[i]
         while j < n_o and rank_o[j] < s:
             o = order_o[j]
             r = reach_o[o]
-            acc += r
-            swept[cards_o[o, 0]] += r
-            swept[cards_o[o, 1]] += r
+            if r != 0.0:
+                acc += r
+                swept[cards_o[o, 0]] += r
+                swept[cards_o[o, 1]] += r
             j += 1
+        h = order_t[i]
         out[h] = acc - swept[cards_t[h, 0]] - swept[cards_t[h, 1]]
+    # the rest of the opponent's hands complete the totals
+    per_card[:] = swept
+    total = acc
+    while j < n_o:
+        o = order_o[j]
+        r = reach_o[o]
+        if r != 0.0:
+            total += r
+            per_card[cards_o[o, 0]] += r
+            per_card[cards_o[o, 1]] += r
+        j += 1
     swept[:] = 0.0
     acc = 0.0
     j = n_o - 1
     for i in range(n_t - 1, -1, -1):
-        h = order_t[i]
         s = rank_t[i]
         while j >= 0 and rank_o[j] > s:
             o = order_o[j]
             r = reach_o[o]
-            acc += r
-            swept[cards_o[o, 0]] += r
-            swept[cards_o[o, 1]] += r
+            if r != 0.0:
+                acc += r
+                swept[cards_o[o, 0]] += r
+                swept[cards_o[o, 1]] += r
             j -= 1
-        losing = acc - swept[cards_t[h, 0]] - swept[cards_t[h, 1]]
-        compat = total - per_card[cards_t[h, 0]] - per_card[cards_t[h, 1]]
+        h = order_t[i]
+        c1 = cards_t[h, 0]
+        c2 = cards_t[h, 1]
+        losing = acc - swept[c1] - swept[c2]
+        compat = total - per_card[c1] - per_card[c2]
         if same_t[h] >= 0:
             compat += reach_o[same_t[h]]
         winning = out[h]
@@ -259,6 +292,7 @@ def make_buffers(depth: int, actions: int, n_t: int, n_o: int) -> Pair:
         np.zeros((depth, actions, n_t)),
         np.zeros((depth, actions, width)),
         np.zeros((depth, 4, n_t)),
+        np.zeros((2, 52)),
     )
 
 
@@ -308,7 +342,7 @@ def walk(
     walked; ``reach_t[d]``, ``reach_o[d]`` the reaches arriving at it and
     ``value[d]`` the values it returns.
     """
-    frame, rt, ro, value, child_values, sigma, iso_values = buffers
+    frame, rt, ro, value, child_values, sigma, iso_values, scratch = buffers
     perm_t = perm[trav]
     n_t = out.shape[0]
     n_o = reach_o.shape[0]
@@ -353,15 +387,15 @@ def walk(
             elif kind == _FOLD:
                 c = commit[node]
                 payoff = -c if nodes[node, _PLAYER] == trav else pot + c
-                fold_values(payoff, ro[d], cards_t, cards_o, same[trav], value[d])
+                _fold(payoff, ro[d], cards_t, cards_o, same[trav], value[d], scratch)
                 done = True
             elif kind == _SHOWDOWN:
                 c = commit[node]
                 row = board_row[board_index(frame[d, _F_TURN], frame[d, _F_RIVER])]
-                showdown_values(
+                _showdown(
                     pot + c, -c, 0.5 * pot, ro[d], cards_t, cards_o, same[trav],
                     order[trav][row], rank[trav][row], order[other][row], rank[other][row],
-                    value[d],
+                    value[d], scratch,
                 )
                 done = True
             elif kind == _LEAF:

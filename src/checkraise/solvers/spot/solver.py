@@ -319,8 +319,8 @@ class SpotSolver:
         self.order = []
         self.rank = []
         for p in range(2):
-            order = np.empty((len(runouts), self.hands[p]), np.int64)
-            rank = np.empty((len(runouts), self.hands[p]), np.int64)
+            order = np.empty((len(runouts), self.hands[p]), np.int32)
+            rank = np.empty((len(runouts), self.hands[p]), np.int32)
             K.showdown_tables(board, boards, self.cards[p], order, rank)
             self.order.append(order)
             self.rank.append(rank)
