@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from checkraise.cards import NUM_COMBOS
-from checkraise.errors import CheckraiseError, FormatError, one_of
+from checkraise.errors import CheckraiseError, ConfigError, FormatError, one_of
 from checkraise.solvers.spot.config import Spot
 from checkraise.solvers.spot.solver import Gadget, LeafValues, SpotSolver
 from checkraise.solvers.spot.tree import SpotTree
@@ -132,7 +132,7 @@ def _root_reach(solver: SpotSolver, player: int) -> npt.NDArray[np.float64]:
 def _lock_arrays(solver: SpotSolver) -> dict[str, np.ndarray]:
     # Locks live in the solver as {player: {block start: (hand mask, [action, hand] values)}}.
     out: dict[str, np.ndarray] = {}
-    for player, table in sorted(solver._locks.items()):
+    for player, table in sorted(solver.lock_state().items()):
         for k, block in enumerate(sorted(table)):
             mask, values = table[block]
             out[f"lock{player}_{k}_block"] = np.array([block], np.int64)
@@ -193,8 +193,9 @@ def save_solution(
     gadget = solver.gadget
     if gadget is not None:
         arrays["gadget_values"] = np.asarray(gadget.values, np.float64)
-        arrays["gadget_regret"] = np.asarray(solver._gadget_regret, np.float64)
-        arrays["gadget_cum"] = np.asarray(solver._gadget_cum, np.float64)
+        regret, cum = solver.gadget_buffers
+        arrays["gadget_regret"] = np.asarray(regret, np.float64)
+        arrays["gadget_cum"] = np.asarray(cum, np.float64)
     header: dict[str, Any] = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -294,8 +295,6 @@ def _read_arrays(folder: Path, header: dict[str, Any]) -> dict[str, np.ndarray]:
 
 
 def _restore_locks(solver: SpotSolver, arrays: dict[str, np.ndarray], path: Path) -> None:
-    from checkraise.solvers.spot.solver import _lock_tables
-
     locks: dict[int, dict[int, tuple[np.ndarray, np.ndarray]]] = {}
     for name in arrays:
         if not (name.startswith("lock") and name.endswith("_block")):
@@ -308,8 +307,10 @@ def _restore_locks(solver: SpotSolver, arrays: dict[str, np.ndarray], path: Path
             raise SolutionError(f"{path}: lock {stem!r} does not fit the player's hands")
         locks.setdefault(player, {})[block] = (mask.astype(np.bool_), values.astype(np.float64))
     if locks:
-        solver._locks = locks
-        solver._lock_tables = _lock_tables(locks, solver.hands)
+        try:
+            solver.restore_locks(locks)
+        except ConfigError as exc:
+            raise SolutionError(f"{path}: {exc}") from None
 
 
 def _gadget(header: dict[str, Any], arrays: dict[str, np.ndarray], path: Path) -> Gadget | None:
@@ -399,11 +400,11 @@ def load_solution(
             buffers[p][:] = saved
     _restore_locks(solver, arrays, root / ARRAYS_FILE)
     if solver.gadget is not None:
-        for name in ("regret", "cum"):
-            saved = arrays[f"gadget_{name}"] if f"gadget_{name}" in arrays else np.zeros(0)
-            if saved.shape != getattr(solver, f"_gadget_{name}").shape:
-                raise SolutionError(f"{root / ARRAYS_FILE}: gadget_{name} does not fit the hands")
-            setattr(solver, f"_gadget_{name}", saved.astype(np.float64))
+        try:
+            solver.restore_gadget_buffers(arrays.get("gadget_regret", np.zeros(0)),
+                                          arrays.get("gadget_cum", np.zeros(0)))
+        except ConfigError as exc:
+            raise SolutionError(f"{root / ARRAYS_FILE}: {exc}") from None
     solver.iteration = int(_field(header, "iterations", int, where))
     solver.seconds = float(_field(header, "seconds", (int, float), where))
     exploit = header.get("exploitability_pct")

@@ -731,6 +731,37 @@ class SpotSolver:
         self._locks.setdefault(actor, {})[block] = (mask, np.ascontiguousarray(rows.T).ravel())
         self._lock_tables = _lock_tables(self._locks, self.hands)
 
+    def lock_state(self) -> dict[int, dict[int, tuple[np.ndarray, np.ndarray]]]:
+        """The locks as ``{player: {block start: (hand mask, [action, hand] values)}}``."""
+        return {p: {b: (m.copy(), v.copy()) for b, (m, v) in table.items()}
+                for p, table in self._locks.items()}
+
+    def restore_locks(self, locks: dict[int, dict[int, tuple[np.ndarray, np.ndarray]]]) -> None:
+        """Put back locks taken from :meth:`lock_state` (of a solver of the same spot)."""
+        for p, table in locks.items():
+            for block, (mask, values) in table.items():
+                fits = p in (0, 1) and mask.shape == (self.hands[p],)
+                if not fits or values.size % max(1, mask.size) or not (
+                    0 <= block < self.tree.storage[p]
+                ):
+                    raise ConfigError(f"lock at block {block} of player {p} does not fit this spot")
+        self._locks = {p: dict(table) for p, table in locks.items()}
+        self._lock_tables = _lock_tables(self._locks, self.hands)
+
+    @property
+    def gadget_buffers(self) -> tuple[FloatArray, FloatArray]:
+        """The gadget node's regrets and strategy sums, ``(2, hands)`` each."""
+        return self._gadget_regret, self._gadget_cum
+
+    def restore_gadget_buffers(self, regret: FloatArray, cum: FloatArray) -> None:
+        """Put back gadget buffers from :attr:`gadget_buffers`."""
+        if regret.shape != self._gadget_regret.shape or cum.shape != self._gadget_cum.shape:
+            raise ConfigError(
+                f"gadget buffers of shape {regret.shape}; expected {self._gadget_regret.shape}"
+            )
+        self._gadget_regret = regret.astype(np.float64)
+        self._gadget_cum = cum.astype(np.float64)
+
     def unlock(self) -> None:
         """Remove every lock."""
         self._locks = {}
