@@ -1,0 +1,152 @@
+"""Work items in processes on this machine (``workers=1``: in this process).
+
+Workers report progress through a queue that the parent drains while it waits, so one
+progress bar covers all of them. At most ``2 * workers`` items are handed to the pool
+at a time: when an item fails, the rest are simply not submitted, and the running
+ones finish and are kept.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue as queue_module
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any, TypeVar
+
+from checkraise.backend.base import (
+    Backend,
+    BackendName,
+    Progress,
+    WorkItem,
+    WorkItemError,
+    _ignore,
+    check_workers,
+    default_workers,
+)
+
+__all__ = ["LocalBackend"]
+
+T = TypeVar("T", bound=WorkItem)
+R = TypeVar("R")
+
+_QUEUE: Any = None
+
+
+def _init_worker(q: Any) -> None:
+    global _QUEUE
+    _QUEUE = q
+
+
+def _report(n: int) -> None:
+    if _QUEUE is not None:
+        _QUEUE.put(n)
+
+
+def _call(fn: Callable[[T, Progress], R], item: T) -> R:
+    return fn(item, _report)
+
+
+def _drain(q: Any, report: Progress) -> None:
+    while True:
+        try:
+            n = q.get_nowait()
+        except queue_module.Empty:
+            return
+        report(int(n))
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    # An interrupt must not wait for items that may run for minutes. The executor has no
+    # public way to stop running workers before Python 3.14 (terminate_workers), so its
+    # process table is read where it exists.
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        if process.is_alive():
+            process.terminate()
+
+
+class LocalBackend(Backend):
+    """Processes on this machine.
+
+    Parameters
+    ----------
+    workers
+        Worker processes (``None``: one per core). With 1, or a single item, items
+        run one after another in this process.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Item:
+    ...     seed: int
+    >>> got = {}
+    >>> LocalBackend(1).run(lambda item, progress: item.seed * 10, [Item(1), Item(2)],
+    ...                     got.__setitem__)
+    >>> got
+    {0: 10, 1: 20}
+    """
+
+    name = BackendName.LOCAL
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = check_workers(workers) or default_workers()
+
+    def __repr__(self) -> str:
+        return f"LocalBackend(workers={self.workers})"
+
+    def run(
+        self,
+        fn: Callable[[T, Progress], R],
+        items: Sequence[T],
+        on_result: Callable[[int, R], None],
+        on_progress: Progress | None = None,
+    ) -> None:
+        """See :meth:`Backend.run`."""
+        report: Progress = on_progress if on_progress is not None else _ignore
+        if self.workers == 1 or len(items) <= 1:
+            for i, item in enumerate(items):
+                try:
+                    result = fn(item, report)
+                except Exception as exc:
+                    raise WorkItemError(i, item, exc) from exc
+                on_result(i, result)
+            return
+        ctx = multiprocessing.get_context()
+        q = ctx.Queue()
+        pool = ProcessPoolExecutor(
+            max_workers=min(self.workers, len(items)), mp_context=ctx,
+            initializer=_init_worker, initargs=(q,),
+        )
+        window = 2 * self.workers
+        running: dict[Future[R], int] = {}
+        failure: tuple[int, BaseException] | None = None
+        next_index = 0
+        try:
+            while True:
+                while failure is None and next_index < len(items) and len(running) < window:
+                    running[pool.submit(_call, fn, items[next_index])] = next_index
+                    next_index += 1
+                if not running:
+                    break
+                done, _ = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
+                _drain(q, report)
+                for fut in sorted(done, key=running.__getitem__):
+                    i = running.pop(fut)
+                    error = fut.exception()
+                    if error is None:
+                        on_result(i, fut.result())
+                    elif failure is None:
+                        failure = (i, error)
+            _drain(q, report)
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            _terminate(pool)
+            raise
+        finally:
+            pool.shutdown(wait=True)
+            q.close()
+        if failure is not None:
+            index, cause = failure
+            raise WorkItemError(index, items[index], cause) from cause
