@@ -60,10 +60,12 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
     # An interrupt must not wait for items that may run for minutes. The executor has no
     # public way to stop running workers before Python 3.14 (terminate_workers), so its
     # process table is read where it exists.
-    processes = getattr(pool, "_processes", None) or {}
-    for process in list(processes.values()):
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
         if process.is_alive():
             process.terminate()
+    for process in processes:
+        process.join(timeout=5.0)
 
 
 class LocalBackend(Backend):
@@ -141,8 +143,8 @@ class LocalBackend(Backend):
                         failure = (i, error)
             _drain(q, report)
         except BaseException:
+            _terminate(pool)  # before shutdown, which forgets the processes
             pool.shutdown(wait=False, cancel_futures=True)
-            _terminate(pool)
             raise
         finally:
             pool.shutdown(wait=True)
