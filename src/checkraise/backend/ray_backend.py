@@ -7,11 +7,12 @@ stops it; with ``address`` it joins that cluster and leaves it running. A Ray in
 already started in this process (a test session, a notebook) is used as it is.
 
 Results stream back as items finish (``ray.wait``). Progress streams through a small
-actor: each task adds its units to it at most every 0.2 s and once, synchronously, when
-it ends, and the driver collects the sum while it waits, so the progress bar moves during
-long items and the total is exact. At most ``workers`` items (default: the cluster's CPUs)
-are in flight: when one fails the rest are not submitted and the running ones finish and
-are kept. An interrupt (Ctrl-C) cancels the tasks in flight, forcefully.
+actor (one per backend): a task adds its units to it at most every 0.2 s and returns the
+rest with its result; the driver collects the actor's sum every 0.2 s while it waits, so
+the progress bar moves during long items and the total is exact. At most ``workers``
+items (default: the cluster's CPUs) are in flight: when one fails the rest are not
+submitted and the running ones finish and are kept. An interrupt (Ctrl-C) cancels the
+tasks in flight, forcefully.
 """
 
 from __future__ import annotations
@@ -82,19 +83,14 @@ class _Reporter:
             self.sink.add.remote(self.pending)
             self.pending, self.last = 0, now
 
-    def flush(self) -> None:
-        # Synchronous, so the driver has every unit once it sees the task's result.
-        ray = importlib.import_module("ray")
-        ray.get(self.sink.add.remote(self.pending))
-        self.pending = 0
 
 
-def _task(fn: Callable[[Any, Progress], Any], item: Any, sink: Any) -> Any:
+def _task(fn: Callable[[Any, Progress], Any], item: Any, sink: Any) -> tuple[Any, int]:
+    # The units not yet sent travel with the result: the driver then has them all
+    # once it holds the result, without one more call to the actor.
     reporter = _Reporter(sink)
-    try:
-        return fn(item, reporter)
-    finally:
-        reporter.flush()
+    result = fn(item, reporter)
+    return result, reporter.pending
 
 
 class RayBackend(Backend):
@@ -120,7 +116,7 @@ class RayBackend(Backend):
         self._ray = import_ray()
         self._started = False
         self._remote: Any = None
-        self._sink_class: Any = None
+        self._sink: Any = None
 
     def __repr__(self) -> str:
         return f"RayBackend(workers={self.workers}, address={self.address!r})"
@@ -131,14 +127,17 @@ class RayBackend(Backend):
             if self.address is not None:
                 ray.init(address=self.address, logging_level=logging.WARNING)
             else:
+                # Ray runs its workers at nice 15 by default; the work of this command
+                # should run at the priority the local backend's processes would have.
                 ray.init(
                     num_cpus=self.workers or default_workers(), include_dashboard=False,
-                    logging_level=logging.WARNING,
+                    logging_level=logging.WARNING, _system_config={"worker_niceness": 0},
                 )
             self._started = True
         if self._remote is None:
             self._remote = ray.remote(num_cpus=1, max_retries=0)(_task)
-            self._sink_class = ray.remote(num_cpus=0)(_ProgressSink)
+            # One sink for all runs: starting an actor starts a worker process.
+            self._sink = ray.remote(num_cpus=0)(_ProgressSink).remote()
         return ray
 
     def _window(self, ray: Any) -> int:
@@ -159,11 +158,13 @@ class RayBackend(Backend):
         report: Progress = on_progress if on_progress is not None else _ignore
         ray = self._ensure_started()
         task_error = ray.exceptions.RayTaskError
-        sink = self._sink_class.remote()
+        sink = self._sink
+        ray.get(sink.take.remote())  # units left over from an interrupted run
         window = self._window(ray)
         running: dict[Any, int] = {}
         failure: tuple[int, BaseException] | None = None
         next_index = 0
+        collected = time.monotonic()
         try:
             while True:
                 while failure is None and next_index < len(items) and len(running) < window:
@@ -172,35 +173,42 @@ class RayBackend(Backend):
                     next_index += 1
                 if not running:
                     break
-                ready, _ = ray.wait(list(running), num_returns=1, timeout=_FLUSH_SECONDS)
-                _collect(ray, sink, report)
+                refs = list(running)
+                ready, rest = ray.wait(refs, num_returns=1, timeout=_FLUSH_SECONDS)
+                if ready and rest:
+                    ready += ray.wait(rest, num_returns=len(rest), timeout=0)[0]
+                if time.monotonic() - collected >= _FLUSH_SECONDS:
+                    _collect(ray, sink, report)
+                    collected = time.monotonic()
                 for ref in sorted(ready, key=running.__getitem__):
                     i = running.pop(ref)
                     try:
-                        result = ray.get(ref)
+                        result, units = ray.get(ref)
                     except task_error as exc:
                         if failure is None:
                             cause = getattr(exc, "cause", None)
                             failure = (i, cause if isinstance(cause, BaseException) else exc)
                         continue
+                    if units:
+                        report(units)
                     on_result(i, result)
             _collect(ray, sink, report)
         except BaseException:
             for ref in running:
                 ray.cancel(ref, force=True)
             raise
-        finally:
-            ray.kill(sink)
         if failure is not None:
             index, cause = failure
             raise WorkItemError(index, items[index], cause) from cause
 
     def close(self) -> None:
         """Stop the local Ray instance if this backend started it."""
+        if self._sink is not None and self._ray.is_initialized():
+            self._ray.kill(self._sink)
+        self._sink = self._remote = None
         if self._started:
             self._ray.shutdown()
             self._started = False
-            self._remote = None
 
 
 def _collect(ray: Any, sink: Any, report: Progress) -> None:
