@@ -67,6 +67,28 @@ def test_results_by_index_equal_the_items_run_alone(backend: Backend) -> None:
     assert backend.map(draw, ITEMS) == [got[i] for i in range(len(ITEMS))]
 
 
+@dataclass(frozen=True)
+class Ticks:
+    seed: int
+
+
+def tick(item: Ticks, progress: Progress) -> int:
+    """Reports one unit every 0.05 s for 0.5 s: some go out while the item runs."""
+    for _ in range(10):
+        time.sleep(0.05)
+        progress(1)
+    return item.seed
+
+
+def test_progress_sent_while_items_run_adds_up_exactly(backend: Backend) -> None:
+    units: list[int] = []
+    assert backend.map(tick, [Ticks(s) for s in range(4)], units.append) == [0, 1, 2, 3]
+    assert sum(units) == 40
+    if not isinstance(backend, LocalBackend) or backend.workers > 1:
+        # From other processes the units come in batches, some before the results.
+        assert len(units) < 40
+
+
 def test_a_failing_item_is_reported_with_its_index_and_seed_and_others_are_kept(
     backend: Backend,
 ) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import queue as queue_module
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, TypeVar
@@ -31,6 +32,8 @@ T = TypeVar("T", bound=WorkItem)
 R = TypeVar("R")
 
 _QUEUE: Any = None
+_FLUSH_SECONDS = 0.2
+_LATE_SECONDS = 10.0  # how long units announced by a finished item may take to arrive
 
 
 def _init_worker(q: Any) -> None:
@@ -38,22 +41,42 @@ def _init_worker(q: Any) -> None:
     _QUEUE = q
 
 
-def _report(n: int) -> None:
-    if _QUEUE is not None:
-        _QUEUE.put(n)
+class _Reporter:
+    """A worker's ``progress``: sends the units gathered every 0.2 s through the queue."""
+
+    def __init__(self) -> None:
+        self.pending = 0
+        self.sent = 0
+        self.last = time.monotonic()
+
+    def __call__(self, n: int) -> None:
+        self.pending += n
+        now = time.monotonic()
+        if now - self.last >= _FLUSH_SECONDS and _QUEUE is not None:
+            _QUEUE.put(self.pending)
+            self.sent += self.pending
+            self.pending, self.last = 0, now
 
 
-def _call(fn: Callable[[T, Progress], R], item: T) -> R:
-    return fn(item, _report)
+def _call(fn: Callable[[T, Progress], R], item: T) -> tuple[R, int, int]:
+    # A queue's put is sent by a feeder thread and may reach the parent after the
+    # result: the item's result carries how many units it sent and the ones it did not,
+    # so the parent can wait for the rest and the total is exact.
+    reporter = _Reporter()
+    result = fn(item, reporter)
+    return result, reporter.sent, reporter.pending
 
 
-def _drain(q: Any, report: Progress) -> None:
+def _drain(q: Any, report: Progress, block_until: int = 0) -> int:
+    """Report the units in the queue (waiting until ``block_until`` came); how many."""
+    got = 0
     while True:
         try:
-            n = q.get_nowait()
+            n = int(q.get(timeout=_LATE_SECONDS) if got < block_until else q.get_nowait())
         except queue_module.Empty:
-            return
-        report(int(n))
+            return got
+        report(n)
+        got += n
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:
@@ -122,9 +145,10 @@ class LocalBackend(Backend):
             initializer=_init_worker, initargs=(q,),
         )
         window = 2 * self.workers
-        running: dict[Future[R], int] = {}
+        running: dict[Future[tuple[R, int, int]], int] = {}
         failure: tuple[int, BaseException] | None = None
         next_index = 0
+        sent = received = 0
         try:
             while True:
                 while failure is None and next_index < len(items) and len(running) < window:
@@ -132,16 +156,20 @@ class LocalBackend(Backend):
                     next_index += 1
                 if not running:
                     break
-                done, _ = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
-                _drain(q, report)
+                done, _ = wait(running, timeout=_FLUSH_SECONDS, return_when=FIRST_COMPLETED)
+                received += _drain(q, report)
                 for fut in sorted(done, key=running.__getitem__):
                     i = running.pop(fut)
                     error = fut.exception()
-                    if error is None:
-                        on_result(i, fut.result())
-                    elif failure is None:
-                        failure = (i, error)
-            _drain(q, report)
+                    if error is not None:
+                        failure = failure or (i, error)
+                        continue
+                    result, item_sent, pending = fut.result()
+                    sent += item_sent
+                    if pending:
+                        report(pending)
+                    on_result(i, result)
+            received += _drain(q, report, block_until=sent - received)
         except BaseException:
             _terminate(pool)  # before shutdown, which forgets the processes
             pool.shutdown(wait=False, cancel_futures=True)

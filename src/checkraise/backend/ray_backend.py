@@ -41,6 +41,7 @@ T = TypeVar("T", bound=WorkItem)
 R = TypeVar("R")
 
 _FLUSH_SECONDS = 0.2
+_LATE_SECONDS = 10.0  # how long units announced by finished tasks may take to arrive
 
 
 def import_ray() -> Any:
@@ -74,6 +75,7 @@ class _Reporter:
     def __init__(self, sink: Any) -> None:
         self.sink = sink
         self.pending = 0
+        self.sent = 0
         self.last = time.monotonic()
 
     def __call__(self, n: int) -> None:
@@ -81,16 +83,19 @@ class _Reporter:
         now = time.monotonic()
         if now - self.last >= _FLUSH_SECONDS:
             self.sink.add.remote(self.pending)
+            self.sent += self.pending
             self.pending, self.last = 0, now
 
 
-
-def _task(fn: Callable[[Any, Progress], Any], item: Any, sink: Any) -> tuple[Any, int]:
-    # The units not yet sent travel with the result: the driver then has them all
-    # once it holds the result, without one more call to the actor.
+def _task(
+    fn: Callable[[Any, Progress], Any], item: Any, sink: Any
+) -> tuple[Any, int, int]:
+    # The units not yet sent travel with the result, and the number sent to the actor
+    # too, so that the driver can wait for calls still on their way: the total is exact
+    # without a synchronous call to the actor at the end of every task.
     reporter = _Reporter(sink)
     result = fn(item, reporter)
-    return result, reporter.pending
+    return result, reporter.sent, reporter.pending
 
 
 class RayBackend(Backend):
@@ -129,8 +134,11 @@ class RayBackend(Backend):
             else:
                 # Ray runs its workers at nice 15 by default; the work of this command
                 # should run at the priority the local backend's processes would have.
+                # address="local": a new instance, even where RAY_ADDRESS or a cluster
+                # started with `ray start` on this machine would be found otherwise.
                 ray.init(
-                    num_cpus=self.workers or default_workers(), include_dashboard=False,
+                    address="local", num_cpus=self.workers or default_workers(),
+                    include_dashboard=False,
                     logging_level=logging.WARNING, _system_config={"worker_niceness": 0},
                 )
             self._started = True
@@ -165,6 +173,7 @@ class RayBackend(Backend):
         failure: tuple[int, BaseException] | None = None
         next_index = 0
         collected = time.monotonic()
+        sent = received = 0
         try:
             while True:
                 while failure is None and next_index < len(items) and len(running) < window:
@@ -178,21 +187,26 @@ class RayBackend(Backend):
                 if ready and rest:
                     ready += ray.wait(rest, num_returns=len(rest), timeout=0)[0]
                 if time.monotonic() - collected >= _FLUSH_SECONDS:
-                    _collect(ray, sink, report)
+                    received += _collect(ray, sink, report)
                     collected = time.monotonic()
                 for ref in sorted(ready, key=running.__getitem__):
                     i = running.pop(ref)
                     try:
-                        result, units = ray.get(ref)
+                        result, item_sent, pending = ray.get(ref)
                     except task_error as exc:
                         if failure is None:
                             cause = getattr(exc, "cause", None)
                             failure = (i, cause if isinstance(cause, BaseException) else exc)
                         continue
-                    if units:
-                        report(units)
+                    sent += item_sent
+                    if pending:
+                        report(pending)
                     on_result(i, result)
-            _collect(ray, sink, report)
+            received += _collect(ray, sink, report)
+            deadline = time.monotonic() + _LATE_SECONDS
+            while received < sent and time.monotonic() < deadline:
+                time.sleep(0.01)
+                received += _collect(ray, sink, report)
         except BaseException:
             for ref in running:
                 ray.cancel(ref, force=True)
@@ -211,7 +225,8 @@ class RayBackend(Backend):
             self._started = False
 
 
-def _collect(ray: Any, sink: Any, report: Progress) -> None:
+def _collect(ray: Any, sink: Any, report: Progress) -> int:
     n = int(ray.get(sink.take.remote()))
     if n:
         report(n)
+    return n
