@@ -164,3 +164,19 @@ def test_an_interrupt_stops_the_local_workers_at_once(tmp_path: Path) -> None:
     pid = int((tmp_path / "started-1").read_text())
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def crash(item: Draw, progress: Progress) -> list[float]:
+    if item.fail:
+        os._exit(3)  # the worker process dies, as on a segfault or the OOM killer
+    return draw(item, progress)
+
+
+def test_a_worker_that_dies_is_reported_not_waited_for(ray_backend: Backend) -> None:
+    items = [*ITEMS[:3], Draw(77, 2, fail=True)]
+    with pytest.raises(WorkItemError) as info:
+        ray_backend.run(crash, items, lambda i, r: None)
+    assert (info.value.index, info.value.seed) == (3, 77)
+    # Local processes: the pool breaks, and the error names an item that was running.
+    with pytest.raises(WorkItemError, match="BrokenProcessPool"):
+        LocalBackend(2).run(crash, items, lambda i, r: None)

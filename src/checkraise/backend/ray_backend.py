@@ -165,7 +165,9 @@ class RayBackend(Backend):
             return
         report: Progress = on_progress if on_progress is not None else _ignore
         ray = self._ensure_started()
-        task_error = ray.exceptions.RayTaskError
+        # RayTaskError (the item raised; its .cause is the item's exception) and the
+        # failures of Ray itself, such as a worker that crashed or ran out of memory.
+        task_error = ray.exceptions.RayError
         sink = self._sink
         ray.get(sink.take.remote())  # units left over from an interrupted run
         window = self._window(ray)
