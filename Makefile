@@ -13,8 +13,10 @@ $(VENV)/.base-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
+# The tests run the Ray backend too (tests/backend), so they install the extra
+# `distributed`; `make demo` keeps the lean base install.
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,distributed]'
 	touch $(VENV)/.base-installed $@
 
 demo: $(VENV)/.base-installed
@@ -25,7 +27,7 @@ lint: $(VENV)/.dev-installed
 	$(BIN)/mypy
 
 test: lint
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
 
 bench: $(VENV)/.dev-installed
 	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

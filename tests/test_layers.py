@@ -12,7 +12,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "checkraise"
 # Height of each top-level module or package in the layer diagram.
 LAYER = {
     "cards": 0, "ranges": 0, "errors": 0, "_numba": 0, "stats": 0, "_lazy": 0,
-    "evaluator": 1,
+    "evaluator": 1, "backend": 1,
     "equity": 2,
     "engine": 3,
     "games": 4, "solvers": 4, "abstraction": 4,

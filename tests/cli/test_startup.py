@@ -37,6 +37,8 @@ HEAVY = (
     "checkraise.histories",
     "checkraise.abstraction.abstraction",
     "checkraise.abstraction.features",
+    "ray",
+    "checkraise.backend",
 )
 
 

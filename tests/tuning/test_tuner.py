@@ -183,3 +183,27 @@ def test_a_pot_share_profile_stays_pot_share_through_tuning_and_resume(tmp_path:
     # A log written for one scale does not resume a run of the other.
     with pytest.raises(TuneError, match="value"):
         tune(loose_profile(), RING, seed=5, out=tmp_path / "a", resume=True)
+
+
+def test_a_log_of_a_pool_valued_whole_does_not_resume_on_block_valued_deals(
+    tmp_path: Path,
+) -> None:
+    # Pools larger than one block (5,000 deals) are valued block by block; a log written
+    # before that (no "pool_block" in its start line) was played on other deals.
+    cfg = TuneConfig(sweeps=1, steps=1, batches=2, batch_size=20, pool=5001, samples=5,
+                     params=("river.x",))
+    tune(default_profile(), cfg, seed=1, out=tmp_path)
+    log = tmp_path / LOG_FILE
+    lines = log.read_text().splitlines()
+    start = json.loads(lines[0])
+    assert start["pool_block"] == 5000
+    del start["pool_block"]
+    log.write_text("\n".join([json.dumps(start), *lines[1:]]) + "\n")
+    with pytest.raises(TuneError, match="pool_block"):
+        tune(default_profile(), cfg, seed=1, out=tmp_path, resume=True)
+    # A pool of one block is valued as before: its log has no such mark.
+    small = TuneConfig(sweeps=1, steps=1, batches=2, batch_size=20, pool=5000, samples=5,
+                       params=("river.x",))
+    tune(default_profile(), small, seed=1, out=tmp_path / "small")
+    assert "pool_block" not in json.loads((tmp_path / "small" / LOG_FILE).read_text()
+                                          .splitlines()[0])

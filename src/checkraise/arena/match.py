@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from checkraise.agents.base import is_interactive, split_agent_specs
-from checkraise.arena.parallel import Progress
 from checkraise.arena.ring import RingConfig, RingResult, play_ring
+from checkraise.backend import Backend, Progress
 from checkraise.engine import RuleSet
 from checkraise.errors import CheckraiseError
 
@@ -60,6 +60,7 @@ def play_match(
     rules: RuleSet = RuleSet.CASINO,
     duplicate: bool = True,
     workers: int | None = None,
+    backend: Backend | None = None,
     log_dir: Path | None = None,
     progress: Progress | None = None,
 ) -> RingResult:
@@ -74,7 +75,9 @@ def play_match(
     config = RingConfig(
         (agent_a, agent_b), hands, stack, small_blind, big_blind, RuleSet(rules), duplicate
     )
-    return play_ring(config, seed, workers=workers, log_dir=log_dir, progress=progress)
+    return play_ring(
+        config, seed, workers=workers, backend=backend, log_dir=log_dir, progress=progress
+    )
 
 
 def summary_line(result: RingResult) -> str:

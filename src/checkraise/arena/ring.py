@@ -33,9 +33,9 @@ from typing import Any
 import numpy as np
 
 from checkraise.agents.base import Agent, make_agent, split_agent_specs
-from checkraise.arena.parallel import Progress, default_workers, run_tasks
 from checkraise.arena.stats import ActionCounts, Estimate, mbb_per_hand
 from checkraise.arena.table import HandLog, play_hand
+from checkraise.backend import Backend, Progress, resolve_backend
 from checkraise.engine import RuleSet, TableConfig
 from checkraise.errors import ConfigError
 
@@ -286,12 +286,14 @@ def play_ring(
     seed: int,
     *,
     workers: int | None = None,
+    backend: Backend | None = None,
     log_dir: Path | None = None,
     progress: Progress | None = None,
 ) -> RingResult:
-    """Play a (duplicate) match; rotations run in parallel over ``workers`` processes.
+    """Play a (duplicate) match; each rotation is one work item of ``backend``.
 
-    The result does not depend on ``workers``.
+    ``backend`` defaults to local processes, ``workers`` of them (default: one per
+    core). The result depends on neither.
 
     Examples
     --------
@@ -305,9 +307,8 @@ def play_ring(
         for r in range(config.num_rotations)
     ]
     results: dict[int, RotationResult] = {}
-    run_tasks(
-        _run_rotation, tasks, workers=workers or default_workers(),
-        on_result=results.__setitem__, on_progress=progress,
+    resolve_backend(backend, workers).run(
+        _run_rotation, tasks, on_result=results.__setitem__, on_progress=progress
     )
     deal_chips: list[list[int | Fraction]] = [[0] * n for _ in range(config.hands)]
     actions = [ActionCounts() for _ in range(n)]

@@ -31,7 +31,6 @@ from typing import IO, Any
 from checkraise.agents.base import canonical_spec
 from checkraise.arena import outfolder
 from checkraise.arena.match import refuse_interactive
-from checkraise.arena.parallel import Progress, default_workers, run_tasks
 from checkraise.arena.report import write_json, write_tournament_report
 from checkraise.arena.tournament import (
     TournamentConfig,
@@ -39,6 +38,7 @@ from checkraise.arena.tournament import (
     play_tournament,
     summarize,
 )
+from checkraise.backend import Backend, Progress, resolve_backend
 from checkraise.errors import CheckraiseError
 
 __all__ = [
@@ -195,6 +195,7 @@ def run_tournaments(
     *,
     out: Path | None = None,
     workers: int | None = None,
+    backend: Backend | None = None,
     resume: bool = False,
     force: bool = False,
     logs: bool = True,
@@ -208,8 +209,9 @@ def run_tournaments(
         What to play.
     out
         Output folder (nothing is written when ``None``).
-    workers
-        Worker processes (default: the number of cores); results do not depend on it.
+    workers, backend
+        Where the repetitions run (one work item each): ``backend``, by default local
+        processes, ``workers`` of them (default: one per core). Results depend on neither.
     resume
         Keep the repetitions already in ``out/results.jsonl`` and play the rest;
         the folder's ``run.json`` must hold the same configuration and seed.
@@ -264,9 +266,8 @@ def run_tournaments(
             sink.flush()
 
     try:
-        run_tasks(
-            _run, tasks, workers=workers or default_workers(),
-            on_result=finished, on_progress=progress,
+        resolve_backend(backend, workers).run(
+            _run, tasks, on_result=finished, on_progress=progress
         )
     finally:
         if sink is not None:

@@ -32,7 +32,6 @@ from typing import Any
 import numpy as np
 
 from checkraise.agents.base import Agent, make_agent, split_agent_specs
-from checkraise.arena.parallel import Progress
 from checkraise.arena.ring import agent_labels, deal_deck, seed_int
 from checkraise.arena.stats import (
     ActionCounts,
@@ -42,6 +41,7 @@ from checkraise.arena.stats import (
     shared_ranks,
 )
 from checkraise.arena.table import HandLog, play_hand
+from checkraise.backend import Progress
 from checkraise.engine import TableConfig
 from checkraise.errors import ConfigError
 

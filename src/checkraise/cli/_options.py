@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from checkraise.errors import ConfigError
 
-__all__ = ["check_seed"]
+if TYPE_CHECKING:
+    from checkraise.backend import Backend
+
+__all__ = ["ADDRESS_HELP", "BACKEND_HELP", "check_seed", "open_backend"]
+
+BACKEND_HELP = (
+    "Where the work runs: local (processes on this machine) or ray (a Ray cluster; "
+    "needs checkraise[distributed]). Results do not depend on it."
+)
+ADDRESS_HELP = (
+    "With --backend ray: the running Ray cluster to join (auto, HOST:PORT or "
+    "ray://HOST:10001); default: start a local Ray for this command."
+)
 
 
 def check_seed(seed: int | None) -> int | None:
@@ -22,3 +36,19 @@ def check_seed(seed: int | None) -> int | None:
     if seed is not None and seed < 0:
         raise ConfigError(f"invalid --seed {seed}: expected 0 or more")
     return seed
+
+
+def open_backend(name: str, workers: int, address: str | None) -> Backend:
+    """The backend of ``--backend``, ``--workers`` (0: the default) and ``--address``.
+
+    Imported here, not at the top: ``checkraise --help`` loads neither the process
+    pool nor ray.
+
+    Examples
+    --------
+    >>> open_backend("local", 2, None)
+    LocalBackend(workers=2)
+    """
+    from checkraise.backend import make_backend
+
+    return make_backend(name, workers or None, address)

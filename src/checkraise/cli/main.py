@@ -106,6 +106,11 @@ def _is_user_error(exc: BaseException) -> bool:
     """Bad input or a problem of the machine, as opposed to a bug of ours."""
     if isinstance(exc, CheckraiseError | json.JSONDecodeError | UnicodeDecodeError):
         return True
+    work_item_error = getattr(sys.modules.get("checkraise.backend.base"), "WorkItemError", None)
+    if work_item_error is not None and isinstance(exc, work_item_error):
+        # A work item that failed on bad input (a model file, say) is the user's to fix;
+        # any other failure in a worker is a bug of ours, reported with the item and seed.
+        return _is_user_error(exc.cause)
     return isinstance(exc, _USER_OS_ERRORS) or (
         isinstance(exc, OSError) and exc.errno in _USER_ERRNOS
     )

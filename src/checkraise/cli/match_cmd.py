@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from checkraise.cli._options import check_seed
+from checkraise.cli._options import ADDRESS_HELP, BACKEND_HELP, check_seed, open_backend
 from checkraise.cli.main import app
 from checkraise.engine.config import RuleSet  # light; typer reads the annotation
 from checkraise.errors import CheckraiseError
@@ -93,7 +93,11 @@ def match_command(
     duplicate: bool = typer.Option(
         True, "--duplicate/--no-duplicate", help="Replay each deal with the seats swapped."
     ),
-    workers: int = typer.Option(0, "--workers", help="Processes (0 = one per core)."),
+    workers: int = typer.Option(
+        0, "--workers", help="Processes, or Ray tasks at once (0 = one per core / cluster CPU)."
+    ),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
+    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     out: Path | None = typer.Option(
         None, "--out", help="Folder for results.json, report.md, mbb.png and hand logs."
     ),
@@ -118,12 +122,13 @@ def match_command(
     specs = tuple(split_agent_specs(agents))
     refuse_interactive(specs, "match")
     config = RingConfig(specs, hands, stack, small, big, rules, duplicate)
+    runner = open_backend(backend, workers, address)
     if out is not None:
         claim_out_folder(out, MATCH_FILES, MATCH_LOGS, force=force, command="match")
     total = config.hands * config.num_rotations
-    with hands_progress(total, "match", enabled=not as_json) as advance:
+    with runner, hands_progress(total, "match", enabled=not as_json) as advance:
         result = play_ring(
-            config, seed, workers=workers or None,
+            config, seed, backend=runner,
             log_dir=out / "logs" if out is not None else None, progress=advance,
         )
     data = result.to_json()

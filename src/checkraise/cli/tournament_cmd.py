@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from checkraise.cli._options import check_seed
+from checkraise.cli._options import ADDRESS_HELP, BACKEND_HELP, check_seed, open_backend
 from checkraise.cli.main import app
 
 if TYPE_CHECKING:
@@ -50,7 +50,11 @@ def tournament_command(
     chips: int = typer.Option(2000, "--chips", help="Starting chips."),
     rebuys: int = typer.Option(1, "--rebuys", help="Rebuys per player."),
     rebuy_chips: int = typer.Option(2000, "--rebuy-chips", help="Chips of one rebuy."),
-    workers: int = typer.Option(0, "--workers", help="Processes (0 = one per core)."),
+    workers: int = typer.Option(
+        0, "--workers", help="Processes, or Ray tasks at once (0 = one per core / cluster CPU)."
+    ),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
+    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     out: Path | None = typer.Option(
         None, "--out",
         help="Folder for results.json(l), report.md, charts and hand logs.",
@@ -70,7 +74,7 @@ def tournament_command(
 
     Players are ranked by hands survived, then chips; the report gives mean rank,
     win rate, hands survived, chips left, chip volatility, mbb/hand and action
-    frequencies, with charts. Results do not depend on --workers.
+    frequencies, with charts. Results do not depend on --workers or --backend.
     """
     # Everything is checked before the progress bar or any file appears.
     from checkraise.agents.base import split_agent_specs
@@ -93,11 +97,13 @@ def tournament_command(
     specs = tuple(split_agent_specs(agents))
     refuse_interactive(specs, "tournament")
     config = TournamentConfig(specs, hands, small, big, chips, rebuys, rebuy_chips)
+    runner = open_backend(backend, workers, address)
     if out is not None:
         check_out_folder(out, config, seed, repeat, resume=resume, force=force)
-    with hands_progress(repeat * config.max_hands, "tournaments", enabled=not as_json) as adv:
+    total = repeat * config.max_hands
+    with runner, hands_progress(total, "tournaments", enabled=not as_json) as adv:
         series = run_tournaments(
-            config, seed, repeat, out=out, workers=workers or None, resume=resume,
+            config, seed, repeat, out=out, backend=runner, resume=resume,
             force=force, logs=logs, progress=adv,
         )
     if as_json:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import typer
 
-from checkraise.cli._options import check_seed
+from checkraise.cli._options import ADDRESS_HELP, BACKEND_HELP, check_seed, open_backend
 from checkraise.cli.main import app
-from checkraise.cli.match_cmd import parse_blinds
+from checkraise.cli.match_cmd import check_workers, parse_blinds
 
 __all__ = ["tune_command"]
 
@@ -62,6 +62,12 @@ def tune_command(
     resume: bool = typer.Option(
         False, "--resume", help="Continue the run logged in --out (same settings and seed)."
     ),
+    workers: int = typer.Option(
+        0, "--workers", help="Processes valuing the deal pools, or Ray tasks at once "
+        "(0 = one per core / cluster CPU)."
+    ),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
+    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
     """Tune a heuristic profile: coordinate-wise annealing over duplicate self-play.
@@ -84,6 +90,7 @@ def tune_command(
     from checkraise.agents.profiles import load_profile
     from checkraise.tuning import TuneConfig, tune
 
+    check_workers(workers)
     small, big = parse_blinds(blinds)
     config = TuneConfig(
         sweeps=sweeps, steps=steps, batches=batches, batch_size=batch_size, trim=trim,
@@ -92,6 +99,7 @@ def tune_command(
     )
     start_profile = load_profile(start)
     opp_profile = load_profile(opponent) if opponent is not None else None
+    runner = open_backend(backend, workers, address)
     console = Console(stderr=True)
     columns = (
         TextColumn("[bold]tune"),
@@ -101,13 +109,13 @@ def tune_command(
         TimeElapsedColumn(),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=console, disable=as_json) as bar:
+    with runner, Progress(*columns, console=console, disable=as_json) as bar:
         task = bar.add_task("tune", total=config.total_steps)
         if not as_json:
             console.print(f"valuing {pool} deals ({samples} samples per value) ...")
         result = tune(
             start_profile, config, seed, opponent=opp_profile, out=out, resume=resume,
-            check_deals=check_deals, progress=lambda n: bar.advance(task, n),
+            check_deals=check_deals, backend=runner, progress=lambda n: bar.advance(task, n),
         )
     if as_json:
         print(json.dumps(result.to_json()))

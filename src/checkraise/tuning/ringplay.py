@@ -37,8 +37,10 @@ from checkraise.agents import _heuristic_kernels as K
 from checkraise.agents.heuristic import DEFAULT_SAMPLES, MAX_OPPONENTS, preflop_values
 from checkraise.agents.profiles import Profile
 from checkraise.arena.stats import Estimate, mbb_per_hand
+from checkraise.backend import Backend, Progress, resolve_backend
 from checkraise.equity.core import rng_state
 from checkraise.errors import CheckraiseError
+from checkraise.tuning._blocks import block_rng, block_sizes
 
 __all__ = ["RingPool", "RingPoolError", "ring_chips", "ring_match", "ring_seat_chips"]
 
@@ -93,8 +95,14 @@ class RingPool:
         stack: int = 20000,
         small_blind: int = 50,
         big_blind: int = 100,
+        *,
+        backend: Backend | None = None,
     ) -> RingPool:
         """Deal ``size`` random ``seats``-handed deals from ``seed`` and value them.
+
+        Blocks of deals are valued as work items of ``backend`` (default: one after
+        another in this process); the pool does not depend on it
+        (:mod:`checkraise.tuning._blocks`).
 
         Examples
         --------
@@ -114,15 +122,36 @@ class RingPool:
             raise RingPoolError(f"invalid samples {samples!r}: expected at least 1")
         if seats - 1 > MAX_OPPONENTS:  # pragma: no cover - 10 seats is 9 opponents
             raise RingPoolError(f"invalid seats {seats!r}: at most {MAX_OPPONENTS + 1}")
-        gen = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(11, seats)))
-        width = 2 * seats + 5
-        decks = np.argsort(gen.random((size, 52)), axis=1)[:, :width].astype(np.int64)
-        pre = np.ascontiguousarray(preflop_values())
-        values, ranks = K.ring_deal_values(decks, pre, seats, samples, rng_state(gen))
+        blocks = [
+            _RingBlock(seed, b, n, seats, samples) for b, n in enumerate(block_sizes(size))
+        ]
+        parts = resolve_backend(backend, 1).map(_value_block, blocks)
+        decks, values, ranks = (np.concatenate(arrays) for arrays in zip(*parts, strict=True))
         return cls(decks, values, ranks, stack, small_blind, big_blind)
 
     def __len__(self) -> int:
         return int(self.decks.shape[0])
+
+
+@dataclass(frozen=True)
+class _RingBlock:
+    seed: int
+    block: int
+    size: int
+    seats: int
+    samples: int
+
+
+def _value_block(
+    item: _RingBlock, progress: Progress
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    gen = block_rng(item.seed, (11, item.seats), item.block)
+    width = 2 * item.seats + 5
+    decks = np.argsort(gen.random((item.size, 52)), axis=1)[:, :width].astype(np.int64)
+    pre = np.ascontiguousarray(preflop_values())
+    values, ranks = K.ring_deal_values(decks, pre, item.seats, item.samples, rng_state(gen))
+    progress(item.size)
+    return decks, values, ranks
 
 
 def ring_seat_chips(

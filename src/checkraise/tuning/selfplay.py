@@ -33,8 +33,10 @@ from checkraise.agents import _heuristic_kernels as K
 from checkraise.agents.heuristic import DEFAULT_SAMPLES, preflop_values
 from checkraise.agents.profiles import Profile
 from checkraise.arena.stats import Estimate, mbb_per_hand
+from checkraise.backend import Backend, Progress, resolve_backend
 from checkraise.equity.core import rng_state
 from checkraise.errors import ConfigError
+from checkraise.tuning._blocks import block_rng, block_sizes
 
 __all__ = ["DealPool", "duplicate_chips", "duplicate_match"]
 
@@ -78,8 +80,14 @@ class DealPool:
         stack: int = 20000,
         small_blind: int = 50,
         big_blind: int = 100,
+        *,
+        backend: Backend | None = None,
     ) -> DealPool:
         """Deal ``size`` random hands from ``seed`` and value them with ``samples`` deals each.
+
+        Blocks of deals are valued as work items of ``backend`` (default: one after
+        another in this process); the pool does not depend on it
+        (:mod:`checkraise.tuning._blocks`).
 
         Examples
         --------
@@ -91,10 +99,11 @@ class DealPool:
             raise ConfigError(f"invalid pool size {size!r}: expected at least 1 deal")
         if samples < 1:
             raise ConfigError(f"invalid samples {samples!r}: expected at least 1")
-        gen = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(7,)))
-        decks = np.argsort(gen.random((size, 52)), axis=1)[:, :9].astype(np.int64)
-        pre = np.ascontiguousarray(preflop_values()[0])
-        values, outcome = K.deal_values(decks, pre, samples, rng_state(gen))
+        blocks = [
+            _DealBlock(seed, b, n, samples) for b, n in enumerate(block_sizes(size))
+        ]
+        parts = resolve_backend(backend, 1).map(_value_block, blocks)
+        decks, values, outcome = (np.concatenate(arrays) for arrays in zip(*parts, strict=True))
         return cls(decks, values, outcome, stack, small_blind, big_blind)
 
     def __len__(self) -> int:
@@ -106,6 +115,25 @@ class DealPool:
             self.decks[index], self.values[index], self.outcome[index],
             self.stack, self.small_blind, self.big_blind,
         )
+
+
+@dataclass(frozen=True)
+class _DealBlock:
+    seed: int
+    block: int
+    size: int
+    samples: int
+
+
+def _value_block(
+    item: _DealBlock, progress: Progress
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int8]]:
+    gen = block_rng(item.seed, (7,), item.block)
+    decks = np.argsort(gen.random((item.size, 52)), axis=1)[:, :9].astype(np.int64)
+    pre = np.ascontiguousarray(preflop_values()[0])
+    values, outcome = K.deal_values(decks, pre, item.samples, rng_state(gen))
+    progress(item.size)
+    return decks, values, outcome
 
 
 def duplicate_chips(

@@ -53,7 +53,9 @@ import numpy.typing as npt
 
 from checkraise.agents.profiles import PARAMETER_NAMES, Profile, ValueScale
 from checkraise.arena.stats import Estimate
+from checkraise.backend import Backend
 from checkraise.errors import CheckraiseError
+from checkraise.tuning._blocks import POOL_BLOCK
 from checkraise.tuning.ringplay import RingPool, ring_chips, ring_match
 from checkraise.tuning.selfplay import DealPool, duplicate_chips, duplicate_match
 
@@ -189,14 +191,20 @@ class TuneConfig:
             del d["seats"]
         return d
 
-    def make_pool(self, size: int, seed: int) -> Pool:
-        """``size`` deals from ``seed`` at this table size, samples and stakes."""
+    def make_pool(self, size: int, seed: int, backend: Backend | None = None) -> Pool:
+        """``size`` deals from ``seed`` at this table size, samples and stakes.
+
+        Blocks of deals are valued as work items of ``backend`` (default: in this
+        process); the pool does not depend on it.
+        """
         if self.seats == 2:
             return DealPool.generate(
-                size, seed, self.samples, self.stack, self.small_blind, self.big_blind
+                size, seed, self.samples, self.stack, self.small_blind, self.big_blind,
+                backend=backend,
             )
         return RingPool.generate(
-            size, self.seats, seed, self.samples, self.stack, self.small_blind, self.big_blind
+            size, self.seats, seed, self.samples, self.stack, self.small_blind, self.big_blind,
+            backend=backend,
         )
 
 
@@ -342,7 +350,7 @@ def _replay(
     if not events or events[0].get("event") != "start":
         raise TuneError(f"cannot resume from {path}: it does not start with a 'start' line")
     first = events[0]
-    for key in ("config", "seed", "profile", "opponent", "value"):
+    for key in ("config", "seed", "profile", "opponent", "value", "pool_block"):
         if first.get(key) != header.get(key):
             raise TuneError(
                 f"cannot resume from {path}: its {key} is {first.get(key)!r}, expected "
@@ -387,6 +395,7 @@ def tune(
     out: Path | None = None,
     resume: bool = False,
     check_deals: int = 0,
+    backend: Backend | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> TuneResult:
     """Tune ``start`` by coordinate-wise annealing and iterated best response.
@@ -405,6 +414,9 @@ def tune(
         If positive, play the tuned profile against ``start`` on that many held-out
         deals (a separate pool) and report the win rates before (``start`` against
         itself: zero) and after.
+    backend
+        Where the deal pools are valued, in blocks of deals (default: in this process);
+        the annealing itself is sequential and runs here. The run does not depend on it.
     progress
         Called with the number of annealing steps just done.
 
@@ -428,6 +440,10 @@ def tune(
     if start.pot_share or opponent.pot_share:
         # Logs of win-minus-lose runs keep their old header, so they still resume.
         header["value"] = [str(start.value), str(opponent.value)]
+    if config.pool > POOL_BLOCK:
+        # Pools larger than one block are valued block by block since pools became work
+        # items: a log of a larger pool valued whole must not resume on different deals.
+        header["pool_block"] = POOL_BLOCK
     inc, opp = start.renamed("tuned"), opponent
     done: set[tuple[int, int]] = set()
     swept: set[int] = set()
@@ -447,7 +463,7 @@ def tune(
             for ev in kept:
                 f.write(json.dumps(ev) + "\n")
         log = open(log_path, "a", encoding="utf-8")  # noqa: SIM115
-    pool = config.make_pool(config.pool, seed)
+    pool = config.make_pool(config.pool, seed, backend)
     indices = config.indices()
     resumed_steps = len(done) * config.steps
     if progress is not None and resumed_steps:
@@ -481,7 +497,7 @@ def tune(
             log.close()
     result = TuneResult(inc.renamed("tuned"), start, accepted, steps_run, resumed_steps)
     if check_deals > 0:
-        held_out = config.make_pool(check_deals, seed + 1_000_003)
+        held_out = config.make_pool(check_deals, seed + 1_000_003, backend)
         result.before = match(start, start, held_out)
         result.after = match(result.profile, start, held_out)
     if out is not None:
