@@ -262,18 +262,25 @@ def print_anchors(results: list[dict[str, Any]]) -> None:
         print("  (run --spots 3bet for our figures on the same setting)")
         return
     peer = ANCHORS[0]
-    print("  per core: their core-seconds (seconds x 6 threads) against ours "
-          "(wall seconds x threads); > 1 means we need fewer core-seconds")
+    print("  per core: their core-seconds (seconds x 6 threads) over ours (wall seconds x "
+          "threads, and our CPU seconds, which a loaded machine inflates less); > 1 means we "
+          "need fewer core-seconds")
     for r in ours:
         core_s = r["seconds"] * r["threads"]
+        cpu_s = r["cpu_seconds"]
         reached = "" if r["reached"] else " (target not reached: a lower bound)"
-        print(f"  ours, {r['threads']} thread(s), {r['precision']:7s} {r['seconds']:8.1f} s = "
-              f"{core_s:8.1f} core-s, peak RSS {r['peak_rss_mb'] / 1024:.2f} GiB{reached}")
+        print(f"  ours, {r['threads']} thread(s), {r['precision']}: {r['seconds']:.1f} s = "
+              f"{core_s:.1f} core-s ({cpu_s:.1f} CPU s), {r['iterations']} iterations, "
+              f"peak RSS {r['peak_rss_mb'] / 1024:.2f} GiB{reached}")
         for a in ANCHORS:
-            print(f"      {a.name:44s} per-core ratio {a.seconds * a.threads / core_s:6.2f}")
+            theirs = a.seconds * a.threads
+            print(f"      {a.name:46s} per-core ratio {theirs / core_s:6.2f} "
+                  f"(by CPU s {theirs / cpu_s:6.2f})")
         if peer.memory_gb is not None:
-            print(f"      memory: ours {r['peak_rss_mb'] / 1024:.2f} GiB / postflop-solver "
-                  f"{peer.memory_gb:.2f} GB = {r['peak_rss_mb'] / 1024 / peer.memory_gb:.2f}")
+            # Their "GB" read as 2**30 bytes, the unit of postflop-solver's own printout.
+            ratio = r["peak_rss_mb"] / 1024 / peer.memory_gb
+            print(f"      memory: our peak RSS / postflop-solver's {peer.memory_gb:.2f} GB "
+                  f"= {ratio:.2f}")
     print("  Caveats: other CPU (Ryzen 7 3700X there), other ranges (theirs are weighted and "
           "unpublished), turn/river sizes and raise cap of the preset unknown; their 6 threads "
           "are assumed busy on 6 cores.")
