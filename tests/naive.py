@@ -149,3 +149,40 @@ def naive_next_street(
             runs += 1
         hist[min(int(e * bins), bins - 1)] += 1
     return total / runs, total2 / runs, hist
+
+
+def naive_fold_values(
+    payoff: float, reach_o: list[float], cards_t: list[tuple[int, int]],
+    cards_o: list[tuple[int, int]],
+) -> list[float]:
+    """``payoff`` times the opponent weight that shares no card with each hand (pair by pair)."""
+    out = []
+    for mine in cards_t:
+        total = 0.0
+        for theirs, weight in zip(cards_o, reach_o, strict=True):
+            if not set(mine) & set(theirs):
+                total += weight
+        out.append(payoff * total)
+    return out
+
+
+def naive_showdown_values(
+    win: float, lose: float, tie: float, reach_o: list[float],
+    cards_t: list[tuple[int, int]], cards_o: list[tuple[int, int]],
+    rank_t: list[int], rank_o: list[int],
+) -> list[float]:
+    """Each hand's showdown payoff against every opponent hand it can meet (pair by pair)."""
+    out = []
+    for mine, r_mine in zip(cards_t, rank_t, strict=True):
+        total = 0.0
+        for theirs, r_theirs, weight in zip(cards_o, rank_o, reach_o, strict=True):
+            if set(mine) & set(theirs):
+                continue  # a card both cannot hold, the very same hand included
+            if r_mine > r_theirs:
+                total += win * weight
+            elif r_mine < r_theirs:
+                total += lose * weight
+            else:
+                total += tie * weight
+        out.append(total)
+    return out

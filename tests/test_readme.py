@@ -29,9 +29,9 @@ README = ROOT / "README.md"
 SHARED = ROOT / ".." / "shared"
 
 
-def tour_commands(text: str) -> list[tuple[list[str], bool]]:
-    """``(argv after 'checkraise', in background)`` for each command of the tour's sh block."""
-    section = text[text.index("## A short tour"):]
+def tour_commands(text: str, title: str = "## A short tour") -> list[tuple[list[str], bool]]:
+    """``(argv after 'checkraise', in background)`` for each command of a section's sh block."""
+    section = text[text.index(title):]
     section = section[: section.find("\n## ", 1)]
     block = section[section.index("```sh\n") + 6:]
     block = block[: block.index("```")]
@@ -131,3 +131,18 @@ def test_every_tour_command_runs_as_written(
     assert db.execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 4930
     db.close()
     assert (clone / "acpc-out" / "hosted.log").is_file()
+
+
+def test_spot_section_runs_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    commands = tour_commands(README.read_text(encoding="utf-8"), "## Solve a postflop spot")
+    assert [words[:2] for words, _ in commands] == [
+        ["spot", "example"], ["spot", "solve"], ["spot", "show"], ["spot", "solve"]]
+    for words, _ in commands:
+        status = main(words)
+        captured = capsys.readouterr()
+        assert status == 0, (words, captured.err[-2000:])
+    assert (tmp_path / "out" / "spot" / "solution.npz").is_file()
+    assert (tmp_path / "out" / "spot" / "strategy-b25-c-7c.png").is_file()

@@ -45,6 +45,23 @@ parameters as they like but must accept exactly these four and two arguments.
     - ``payoffs: tuple[int | Fraction, ...]`` — net chips won or lost per seat,
       as the dealer announces them (``Fraction`` only for ACPC odd-chip splits).
 
+Two more optional members serve range tracking:
+
+``action_probabilities(observation) -> HandActionProbabilities | None``
+    Optional, called like ``act`` (the agent's turn, any time during the hand) and
+    must not change the agent's state. It gives the probability of each action for
+    every hand the agent could hold, an array over the 1,326 combos with zero rows for
+    hands that clash with the board (:mod:`checkraise.agents.probabilities`); range
+    tracking (local best response, subgame solving) reads it through
+    :func:`checkraise.agents.probabilities.action_probabilities`, which queries
+    ``act`` once per hand on copies of the agent when the method is missing or
+    returns ``None`` (no fast path in this situation).
+
+``deterministic: bool`` (class attribute, default ``False``)
+    ``True`` when ``act`` is a function of the observation and of what
+    ``begin_hand`` received, with no random draw: then querying ``act`` hand by hand
+    gives exact probabilities, otherwise they are marked as samples.
+
 Agents should draw every random number from a :class:`numpy.random.Generator`
 built from the ``seed`` they are constructed with, so a match is reproducible.
 :class:`BaseAgent` supplies that generator and no-op hooks.
@@ -152,6 +169,9 @@ class BaseAgent:
 
     interactive: bool = False
     """True for an agent that asks a person at a terminal (it cannot play unattended)."""
+
+    deterministic: bool = False
+    """True when ``act`` draws no random number (see the module docstring)."""
 
     def __init__(self, *, seed: int | None = None) -> None:
         self.seed = seed

@@ -33,6 +33,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from checkraise.agents.base import AgentSpecError, BaseAgent
+from checkraise.agents.probabilities import (
+    HandActionProbabilities,
+    constant_action_probabilities,
+)
 from checkraise.engine import Action
 from checkraise.errors import ConfigError
 
@@ -113,14 +117,22 @@ class RandomAgent(BaseAgent):
 class CallAgent(BaseAgent):
     """Always check or call."""
 
+    deterministic = True
+
     def act(self, observation: Observation) -> Action:
         """Check or call."""
         _legal(observation)
         return Action.call()
 
+    def action_probabilities(self, observation: Observation) -> HandActionProbabilities:
+        """Every hand checks or calls."""
+        return constant_action_probabilities(observation, self.act(observation))
+
 
 class MinRaiseAgent(BaseAgent):
     """Always raise the minimum; call when raising is not allowed."""
+
+    deterministic = True
 
     def act(self, observation: Observation) -> Action:
         """Raise to the minimum legal total, else call."""
@@ -129,9 +141,15 @@ class MinRaiseAgent(BaseAgent):
             return Action.call()
         return Action.raise_to(legal.min_raise_to)
 
+    def action_probabilities(self, observation: Observation) -> HandActionProbabilities:
+        """Every hand takes the same action (:meth:`act` ignores the cards)."""
+        return constant_action_probabilities(observation, self.act(observation))
+
 
 class AllInAgent(BaseAgent):
     """Always move all-in; call when raising is not allowed."""
+
+    deterministic = True
 
     def act(self, observation: Observation) -> Action:
         """Raise to the maximum legal total, else call."""
@@ -140,9 +158,15 @@ class AllInAgent(BaseAgent):
             return Action.call()
         return Action.raise_to(legal.max_raise_to)
 
+    def action_probabilities(self, observation: Observation) -> HandActionProbabilities:
+        """Every hand takes the same action (:meth:`act` ignores the cards)."""
+        return constant_action_probabilities(observation, self.act(observation))
+
 
 class CheckFoldAgent(BaseAgent):
     """Check when free, fold to any bet: an "always fold" player that takes free cards."""
+
+    deterministic = True
 
     def act(self, observation: Observation) -> Action:
         """Check if nothing is to be called, else fold."""
@@ -150,6 +174,10 @@ class CheckFoldAgent(BaseAgent):
         if legal.call_amount > 0 and legal.can_fold:
             return Action.fold()
         return Action.call()
+
+    def action_probabilities(self, observation: Observation) -> HandActionProbabilities:
+        """Every hand takes the same action (:meth:`act` ignores the cards)."""
+        return constant_action_probabilities(observation, self.act(observation))
 
 
 class EquityAgent(BaseAgent):

@@ -48,7 +48,9 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -58,15 +60,23 @@ import numpy as np
 import numpy.typing as npt
 
 from checkraise.agents import _heuristic_kernels as K
+from checkraise.agents import _heuristic_probs as HP
+from checkraise.agents import _probability_kernels as PK
 from checkraise.agents.base import AgentSpecError, BaseAgent
+from checkraise.agents.probabilities import (
+    HandActionProbabilities,
+    action_order,
+    from_choices,
+    live_combos,
+)
 from checkraise.agents.profiles import Profile, load_profile, profile_for_seats
 from checkraise.cards import CLASS_NAMES, COMBO_CARDS, COMBO_CLASS, CardError, parse_cards
-from checkraise.engine import Action
+from checkraise.engine import Action, LegalActions
 from checkraise.equity.core import rng_state
 from checkraise.errors import ConfigError
 
 if TYPE_CHECKING:
-    from checkraise.engine import LegalActions, Observation, TableConfig
+    from checkraise.engine import Observation, TableConfig
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -347,29 +357,138 @@ class HeuristicAgent(BaseAgent):
             self._cache[key] = v
         return v
 
+    def _policy_inputs(self, observation: Observation) -> _PolicyInputs:
+        """What the policy reads besides ``v``, without changing the agent."""
+        legal = observation.legal
+        if legal is None:
+            raise ConfigError(
+                f"agent asked to act for seat {observation.seat} but it is not that seat's turn"
+            )
+        seats = len(observation.folded)
+        profile = (
+            profile_for_seats(seats)
+            if self.auto_profile and seats != self._seats
+            else self.profile
+        )
+        opponents = sum(
+            1 for s, f in enumerate(observation.folded) if s != observation.seat and not f
+        )
+        config = observation.config
+        return _PolicyInputs(
+            profile=profile,
+            street=min(observation.round, 3),
+            legal=legal,
+            my_bet=max(observation.contributions[observation.seat] - config.ante, 0),
+            big_blind=max(config.blinds),
+            opponents=min(max(opponents, 1), MAX_OPPONENTS),
+        )
+
     def act(self, observation: Observation) -> Action:
         """Compute ``v`` (``last_value``) and act by the profile's mode for this street.
 
         A ``pot-share`` profile acts on the pot share of ``v`` against the opponents
         still in (module docstring).
         """
-        legal = observation.legal
-        if legal is None:
-            raise ConfigError(
-                f"agent asked to act for seat {observation.seat} but it is not that seat's turn"
-            )
+        inputs = self._policy_inputs(observation)
         self._choose_profile(len(observation.folded))
         v = self.value(observation)
         self.last_value = v
+        return inputs.act(v)
+
+    def action_probabilities(self, observation: Observation) -> HandActionProbabilities | None:
+        """The probability of each action for every hand (the optional agent method).
+
+        Exact: before the flop the value is a table entry; after it, heads-up (one
+        opponent still in), the law of the Monte Carlo value is computed exactly
+        (:mod:`checkraise.agents._heuristic_probs`), conditioned on the bot's earlier
+        actions on the street, which reused the same value. With two or more opponents
+        after the flop it returns ``None`` (no exact law of a value against several
+        random hands here): callers then query :meth:`act` hand by hand.
+        """
+        inputs = self._policy_inputs(observation)
+        live = live_combos(observation)
+        board = observation.board
+        if not board:
+            values = preflop_values()[inputs.opponents - 1, COMBO_CARDS[:, 0], COMBO_CARDS[:, 1]]
+            memo: dict[float, Action] = {}
+            choices: list[Action | None] = [None] * len(live)
+            for i in np.flatnonzero(live):
+                v = float(values[i])
+                if v not in memo:
+                    memo[v] = inputs.act(v)
+                choices[i] = memo[v]
+            return from_choices(choices, exact=True, note="preflop values from the table")
+        if inputs.opponents > 1:
+            return None
+        n = self.samples
+        grid = [k / n for k in range(-n, n + 1)]  # every value W - L over n deals can take
+        now = [inputs.act(v) for v in grid]
+        mask = np.ones(len(grid), dtype=bool)
+        earlier = HP.earlier_street_decisions(observation, inputs.opponents, MAX_OPPONENTS)
+        for legal, my_bet, taken in earlier:
+            then = dataclasses.replace(inputs, legal=legal, my_bet=my_bet)
+            mask &= np.array([then.act(v) == taken for v in grid])
+        actions = tuple(sorted(set(now), key=action_order))
+        index = {a: j for j, a in enumerate(actions)}
+        label = np.array([index[a] for a in now], dtype=np.int64)
+        wins, ties, pairs = _wins_ties_vs_random(tuple(board))
+        rows = np.flatnonzero(live & (pairs > 0))
+        k = len(actions)
+        joint, seen, marginal = HP.score_law_sums(
+            wins[rows] / pairs[rows],
+            ties[rows] / pairs[rows],
+            n,
+            [(np.where(mask, label, -1), k), (np.where(mask, 0, -1), 1), (label, k)],
+        )
+        seen = seen[:, 0]
+        # A hand that would almost never have acted so earlier keeps its marginal row:
+        # Bayes has already given it (almost) no weight.
+        cond = seen > HP.FFT_NOISE
+        p = np.where(cond[:, None], joint / np.where(cond, seen, 1.0)[:, None], marginal)
+        p[p < HP.FFT_NOISE] = 0.0
+        p /= p.sum(axis=1, keepdims=True)
+        probs = np.zeros((len(live), k))
+        probs[rows] = p
+        keep = probs.max(axis=0) > 0.0
+        return HandActionProbabilities(
+            tuple(a for a, kept in zip(actions, keep, strict=True) if kept),
+            probs[:, keep],
+            exact=True,
+            note=(
+                f"exact law of the {n}-deal Monte Carlo value (FFT, masses below "
+                f"{HP.FFT_NOISE:g} dropped), given the bot's {len(earlier)} earlier "
+                "action(s) on this street"
+            ),
+        )
+
+
+@lru_cache(maxsize=8)
+def _wins_ties_vs_random(
+    board: tuple[int, ...],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    # Cached: range tracking asks again at each decision on a street.
+    out = PK.wins_ties_vs_random(np.array(board, dtype=np.int64), COMBO_CARDS)
+    for arr in out:
+        arr.setflags(write=False)
+    return out
+
+
+@dataclass(frozen=True)
+class _PolicyInputs:
+    """One decision's inputs to :func:`decide` other than the value."""
+
+    profile: Profile
+    street: int
+    legal: LegalActions
+    my_bet: int
+    big_blind: int
+    opponents: int
+
+    def act(self, v: float) -> Action:
+        """The action for state value ``v`` (the pot share of it for a pot-share profile)."""
         if self.profile.pot_share:
-            opponents = sum(
-                1 for s, f in enumerate(observation.folded) if s != observation.seat and not f
-            )
-            v = K.pot_share_value(v, min(max(opponents, 1), MAX_OPPONENTS))
-        config = observation.config
-        my_bet = max(observation.contributions[observation.seat] - config.ante, 0)
-        street = min(observation.round, 3)
-        return decide(self.profile, street, v, legal, my_bet, max(config.blinds))
+            v = K.pot_share_value(v, self.opponents)
+        return decide(self.profile, self.street, v, self.legal, self.my_bet, self.big_blind)
 
 
 def main(argv: list[str] | None = None) -> None:

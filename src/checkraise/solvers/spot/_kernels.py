@@ -49,6 +49,7 @@ NODE_COLUMNS = 10
 _FOLD = 0
 _SHOWDOWN = 1
 _CHANCE = 2
+_LEAF = 4
 
 # params
 P_POT = 0
@@ -130,7 +131,15 @@ def fold_values(
     same_t: np.ndarray, out: np.ndarray,
 ) -> None:
     """``payoff`` times the opponent reach compatible with each traverser hand."""
-    per_card = np.empty(52)
+    _fold(payoff, reach_o, cards_t, cards_o, same_t, out, np.empty((2, 52)))
+
+
+@njit
+def _fold(
+    payoff: float, reach_o: np.ndarray, cards_t: np.ndarray, cards_o: np.ndarray,
+    same_t: np.ndarray, out: np.ndarray, scratch: np.ndarray,
+) -> None:
+    per_card = scratch[0]
     total = _compatible_total(reach_o, cards_o, per_card)
     for h in range(out.shape[0]):
         s = same_t[h]
@@ -147,39 +156,64 @@ def showdown_values(
     order_o: np.ndarray, rank_o: np.ndarray, out: np.ndarray,
 ) -> None:
     """Showdown values by two sorted sweeps (wins upward, losses downward)."""
-    per_card = np.empty(52)
-    total = _compatible_total(reach_o, cards_o, per_card)
+    _showdown(win, lose, tie, reach_o, cards_t, cards_o, same_t, order_t, rank_t, order_o,
+              rank_o, out, np.empty((2, 52)))
+
+
+@njit
+def _showdown(
+    win: float, lose: float, tie: float, reach_o: np.ndarray, cards_t: np.ndarray,
+    cards_o: np.ndarray, same_t: np.ndarray, order_t: np.ndarray, rank_t: np.ndarray,
+    order_o: np.ndarray, rank_o: np.ndarray, out: np.ndarray, scratch: np.ndarray,
+) -> None:
+    swept = scratch[0]
+    per_card = scratch[1]
     n_t = out.shape[0]
     n_o = reach_o.shape[0]
-    swept = np.zeros(52)
+    swept[:] = 0.0
     acc = 0.0
     j = 0
     for i in range(n_t):
-        h = order_t[i]
         s = rank_t[i]
         while j < n_o and rank_o[j] < s:
             o = order_o[j]
             r = reach_o[o]
-            acc += r
-            swept[cards_o[o, 0]] += r
-            swept[cards_o[o, 1]] += r
+            if r != 0.0:
+                acc += r
+                swept[cards_o[o, 0]] += r
+                swept[cards_o[o, 1]] += r
             j += 1
+        h = order_t[i]
         out[h] = acc - swept[cards_t[h, 0]] - swept[cards_t[h, 1]]
+    # the rest of the opponent's hands complete the totals
+    per_card[:] = swept
+    total = acc
+    while j < n_o:
+        o = order_o[j]
+        r = reach_o[o]
+        if r != 0.0:
+            total += r
+            per_card[cards_o[o, 0]] += r
+            per_card[cards_o[o, 1]] += r
+        j += 1
     swept[:] = 0.0
     acc = 0.0
     j = n_o - 1
     for i in range(n_t - 1, -1, -1):
-        h = order_t[i]
         s = rank_t[i]
         while j >= 0 and rank_o[j] > s:
             o = order_o[j]
             r = reach_o[o]
-            acc += r
-            swept[cards_o[o, 0]] += r
-            swept[cards_o[o, 1]] += r
+            if r != 0.0:
+                acc += r
+                swept[cards_o[o, 0]] += r
+                swept[cards_o[o, 1]] += r
             j -= 1
-        losing = acc - swept[cards_t[h, 0]] - swept[cards_t[h, 1]]
-        compat = total - per_card[cards_t[h, 0]] - per_card[cards_t[h, 1]]
+        h = order_t[i]
+        c1 = cards_t[h, 0]
+        c2 = cards_t[h, 1]
+        losing = acc - swept[c1] - swept[c2]
+        compat = total - per_card[c1] - per_card[c2]
         if same_t[h] >= 0:
             compat += reach_o[same_t[h]]
         winning = out[h]
@@ -207,19 +241,25 @@ def strategy(
     A locked hand plays its locked strategy whatever the regrets or sums say.
     """
     src = cum if average else regret
-    for h in range(hands):
-        total = 0.0
-        for i in range(count):
-            v = src[block + i * hands + h]
+    # Action-major loops over contiguous hands, so that they vectorise.
+    total = np.zeros(hands)
+    for i in range(count):
+        row = block + i * hands
+        for h in range(hands):
+            v = src[row + h]
             if v > 0.0:
-                total += v
-        if total > 0.0:
-            for i in range(count):
-                v = src[block + i * hands + h]
-                out[i, h] = v / total if v > 0.0 else 0.0
-        else:
-            for i in range(count):
-                out[i, h] = 1.0 / count
+                total[h] += v
+    for h in range(hands):
+        total[h] = 1.0 / total[h] if total[h] > 0.0 else 0.0
+    uniform = 1.0 / count
+    for i in range(count):
+        row = block + i * hands
+        for h in range(hands):
+            v = src[row + h]
+            if total[h] == 0.0:
+                out[i, h] = uniform
+            else:
+                out[i, h] = v * total[h] if v > 0.0 else 0.0
     lock = _lock_of(lock_starts, block)
     if lock >= 0:
         first = lock_offsets[lock]
@@ -251,7 +291,38 @@ def make_buffers(depth: int, actions: int, n_t: int, n_o: int) -> Pair:
         np.zeros((depth, n_t)),
         np.zeros((depth, actions, n_t)),
         np.zeros((depth, actions, width)),
+        np.zeros((depth, 4, n_t)),
+        np.zeros((2, 52)),
     )
+
+
+@njit
+def suit_ranks(dealt: int, suit: int) -> int:
+    """The ranks of ``suit`` among the cards of mask ``dealt``, as a 13-bit mask."""
+    mask = 0
+    for r in range(13):
+        if (dealt >> (4 * r + suit)) & 1:
+            mask |= 1 << r
+    return mask
+
+
+@njit
+def iso_suit(dealt: int, card: int, iso_pairs: np.ndarray) -> int:
+    """A lower suit whose cards play exactly like ``card``'s suit here, or -1.
+
+    Suits ``s < t`` are interchangeable when the board holds the same ranks in
+    both and swapping them maps both ranges onto themselves (``iso_pairs[4s+t]``);
+    the card of rank r in suit t then leads to the game of rank r in suit s with
+    the two suits swapped in every hand.
+    """
+    t = card & 3
+    if t == 0:
+        return -1
+    mine = suit_ranks(dealt, t)
+    for s in range(t):
+        if iso_pairs[4 * s + t] and suit_ranks(dealt, s) == mine:
+            return s
+    return -1
 
 
 @njit
@@ -261,7 +332,8 @@ def walk(
     nodes: np.ndarray, commit: np.ndarray, board_row: np.ndarray, cards: Pair,
     same: Pair, order: Pair, rank: Pair, regret: Pair, cum: Pair, lock_starts: Pair,
     lock_offsets: Pair, lock_mask: Pair, lock_values: Pair, params: np.ndarray,
-    task_reach: np.ndarray, task_info: np.ndarray, results: np.ndarray, buffers: Pair,
+    task_reach: np.ndarray, task_info: np.ndarray, results: np.ndarray, iso_pairs: np.ndarray,
+    perm: Pair, first_slot: np.ndarray, buffers: Pair,
 ) -> None:
     """The traverser's counterfactual values at ``root`` into ``out``.
 
@@ -270,7 +342,8 @@ def walk(
     walked; ``reach_t[d]``, ``reach_o[d]`` the reaches arriving at it and
     ``value[d]`` the values it returns.
     """
-    frame, rt, ro, value, child_values, sigma = buffers
+    frame, rt, ro, value, child_values, sigma, iso_values, scratch = buffers
+    perm_t = perm[trav]
     n_t = out.shape[0]
     n_o = reach_o.shape[0]
     other = 1 - trav
@@ -314,16 +387,28 @@ def walk(
             elif kind == _FOLD:
                 c = commit[node]
                 payoff = -c if nodes[node, _PLAYER] == trav else pot + c
-                fold_values(payoff, ro[d], cards_t, cards_o, same[trav], value[d])
+                _fold(payoff, ro[d], cards_t, cards_o, same[trav], value[d], scratch)
                 done = True
             elif kind == _SHOWDOWN:
                 c = commit[node]
                 row = board_row[board_index(frame[d, _F_TURN], frame[d, _F_RIVER])]
-                showdown_values(
+                _showdown(
                     pot + c, -c, 0.5 * pot, ro[d], cards_t, cards_o, same[trav],
                     order[trav][row], rank[trav][row], order[other][row], rank[other][row],
-                    value[d],
+                    value[d], scratch,
                 )
+                done = True
+            elif kind == _LEAF:
+                # Values from outside: recorded on the way down, read on the way up.
+                slot = nodes[node, _SLOT]
+                if phase == PHASE_COLLECT:
+                    task_reach[slot, 0, :n_t] = rt[d]
+                    task_reach[slot, 1, :n_o] = ro[d]
+                    for j in range(5):
+                        task_info[slot, j] = frame[d, _F_BASE + j]
+                    value[d, :] = 0.0
+                else:
+                    value[d, :] = results[slot, 0, :n_t]
                 done = True
             elif kind == _CHANCE:
                 slot = nodes[node, _SLOT]
@@ -361,6 +446,7 @@ def walk(
             i = frame[d, _F_I]
             if kind == _CHANCE:
                 card = frame[d, _F_CARD]
+                iso_values[d, card & 3, :] = value[d + 1]
                 for h in range(n_t):
                     if cards_t[h, 0] != card and cards_t[h, 1] != card:
                         value[d, h] += value[d + 1, h]
@@ -373,10 +459,25 @@ def walk(
         if not done and kind == _CHANCE:
             dealt_here = frame[d, _F_DEALT]
             card = frame[d, _F_CARD] + 1
-            while card < 52 and (dealt_here >> card) & 1:
+            while card < 52:
+                if (dealt_here >> card) & 1:
+                    card += 1
+                    continue
+                s = iso_suit(dealt_here, card, iso_pairs)
+                if s < 0:
+                    break
+                # The same game as this rank's card of suit s, seen with the suits swapped.
+                swap = perm_t[4 * s + (card & 3)]
+                source = iso_values[d, s]
+                for h in range(n_t):
+                    if cards_t[h, 0] != card and cards_t[h, 1] != card:
+                        value[d, h] += source[swap[h]]
+                frame[d, _F_I] += 1
                 card += 1
             if card < 52:
                 k = frame[d, _F_I]
+                if nodes[node, _SLOT] >= 0:
+                    k = first_slot[card]  # the first chance layer stores canonical cards only
                 frame[d, _F_CARD] = card
                 e = d + 1
                 frame[e, _F_NODE] = nodes[node, _START]
@@ -449,26 +550,27 @@ def _finish_traverser(
     block = frame[d, _F_BASE + trav] + nodes[node, _OFF + trav]
     vals = child_values[d]
     sig = sigma[d]
+    out = value[d]
     if mode == MODE_BEST_RESPONSE:
+        out[:] = vals[0]
+        for i in range(1, count):
+            for h in range(n_t):
+                out[h] = max(out[h], vals[i, h])
         lock = _lock_of(lock_starts[trav], block)
-        masked = lock_mask[trav]
-        for h in range(n_t):
-            if lock >= 0 and masked[lock * n_t + h]:
-                total = 0.0
-                for i in range(count):
-                    total += sig[i, h] * vals[i, h]
-                value[d, h] = total
-            else:
-                best = vals[0, h]
-                for i in range(1, count):
-                    best = max(best, vals[i, h])
-                value[d, h] = best
+        if lock >= 0:
+            masked = lock_mask[trav]
+            for h in range(n_t):
+                if masked[lock * n_t + h]:
+                    total = 0.0
+                    for i in range(count):
+                        total += sig[i, h] * vals[i, h]
+                    out[h] = total
         return
     for h in range(n_t):
-        total = 0.0
-        for i in range(count):
-            total += sig[i, h] * vals[i, h]
-        value[d, h] = total
+        out[h] = sig[0, h] * vals[0, h]
+    for i in range(1, count):
+        for h in range(n_t):
+            out[h] += sig[i, h] * vals[i, h]
     if mode != MODE_CFR or phase == PHASE_COLLECT:
         return
     r = regret[trav]
@@ -477,10 +579,11 @@ def _finish_traverser(
     positive = params[P_POSITIVE]
     negative = params[P_NEGATIVE]
     weight = params[P_AVG_WEIGHT]
+    reach = rt[d]
     for i in range(count):
         row = block + i * n_t
         for h in range(n_t):
-            v = r[row + h] + (vals[i, h] - value[d, h])
+            v = r[row + h] + (vals[i, h] - out[h])
             if v > 0.0:
                 v *= positive
             elif clip:
@@ -488,7 +591,7 @@ def _finish_traverser(
             else:
                 v *= negative
             r[row + h] = v
-            s[row + h] += weight * rt[d, h] * sig[i, h]
+            s[row + h] += weight * reach[h] * sig[i, h]
 
 
 @parallel_njit
@@ -498,7 +601,8 @@ def run_tasks(
     nodes: np.ndarray, commit: np.ndarray, board_row: np.ndarray, cards: Pair, same: Pair,
     order: Pair, rank: Pair, regret: Pair, cum: Pair, lock_starts: Pair,
     lock_offsets: Pair, lock_mask: Pair, lock_values: Pair, params: np.ndarray,
-    task_reach: np.ndarray, task_info: np.ndarray, results: np.ndarray,
+    task_reach: np.ndarray, task_info: np.ndarray, results: np.ndarray, iso_pairs: np.ndarray,
+    perm: Pair, first_slot: np.ndarray,
 ) -> None:
     """Every (first-layer chance node, card) below the collected reaches, over the cores.
 
@@ -521,8 +625,9 @@ def run_tasks(
             for o in range(n_o):
                 hit = cards_o[o, 0] == card or cards_o[o, 1] == card
                 child_o[o] = 0.0 if hit else task_reach[slot, 1, o]
-            b0 = task_info[slot, 0] + nodes[node, _OFF] + k * nodes[node, _STRIDE]
-            b1 = task_info[slot, 1] + nodes[node, _OFF + 1] + k * nodes[node, _STRIDE + 1]
+            stored = first_slot[card]
+            b0 = task_info[slot, 0] + nodes[node, _OFF] + stored * nodes[node, _STRIDE]
+            b1 = task_info[slot, 1] + nodes[node, _OFF + 1] + stored * nodes[node, _STRIDE + 1]
             turn = task_info[slot, 2]
             river = task_info[slot, 3]
             if turn < 0:
@@ -534,7 +639,7 @@ def run_tasks(
                 nodes[node, _START], trav, b0, b1, turn, river, task_info[slot, 4] | (1 << card),
                 child_t, child_o, out, nodes, commit, board_row, cards, same, order, rank,
                 regret, cum, lock_starts, lock_offsets, lock_mask, lock_values, params,
-                task_reach, task_info, results, buffers,
+                task_reach, task_info, results, iso_pairs, perm, first_slot, buffers,
             )
             for h in range(n_t):
                 if cards_t[h, 0] == card or cards_t[h, 1] == card:

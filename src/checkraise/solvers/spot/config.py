@@ -73,6 +73,8 @@ def _sizes(value: Any, where: str) -> tuple[float, ...]:
         raise SpotError(f"{where} = {value!r}; expected a list of % of the pot, e.g. [50, 100]")
     out: list[float] = []
     for part in parts:
+        if isinstance(part, bool):
+            raise SpotError(f"{where} has {part!r}; expected a number (% of the pot), e.g. 50")
         try:
             size = float(part)
         except (TypeError, ValueError):
@@ -106,6 +108,15 @@ class BetSizes:
     raise_: tuple[float, ...] = (100.0,)
     donk: tuple[float, ...] | None = None
     allin: bool = True
+
+    def __post_init__(self) -> None:
+        # Checked and put in canonical order however the sizes were made.
+        object.__setattr__(self, "bet", _sizes(self.bet, "bet sizes"))
+        object.__setattr__(self, "raise_", _sizes(self.raise_, "raise sizes"))
+        if self.donk is not None:
+            object.__setattr__(self, "donk", _sizes(self.donk, "donk sizes"))
+        if not isinstance(self.allin, bool):
+            raise SpotError(f"allin = {self.allin!r}; expected true or false")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str, base: BetSizes) -> BetSizes:
@@ -212,6 +223,9 @@ class Spot:
             )
         if len(self.sizes) != len(STREETS) or any(len(s) != 2 for s in self.sizes):
             raise SpotError("sizes must hold (OOP, IP) bet sizes for each of flop, turn, river")
+        for street, (_oop, ip) in zip(STREETS, self.sizes, strict=True):
+            if ip.donk is not None:
+                raise SpotError(f"sizes.{street}.ip.donk: only OOP leads into the last bettor")
         for name, text in (("OOP", self.oop_range), ("IP", self.ip_range)):
             self._check_range(name, text)
 

@@ -28,10 +28,11 @@ from checkraise.cards import COMBO_CARDS, NUM_COMBOS, format_card, parse_card
 from checkraise.errors import CheckraiseError, ConfigError, one_of
 from checkraise.solvers.spot import _kernels as K
 from checkraise.solvers.spot.config import Spot
-from checkraise.solvers.spot.tree import CHANCE, DECISION, SpotTree, build_tree
+from checkraise.solvers.spot.tree import CHANCE, DECISION, LEAF, SpotTree, build_tree
 from checkraise.solvers.vectorised import VECTORISED_ALGORITHMS
 
-__all__ = ["SOLVER_ALGORITHMS", "Progress", "SpotSolver"]
+__all__ = ["SOLVER_ALGORITHMS", "Gadget", "Leaf", "LeafValues", "NodeReport", "Progress",
+           "SpotSolver"]
 
 FloatArray = npt.NDArray[np.float64]
 SOLVER_ALGORITHMS = ("dcfr", "cfr+")
@@ -55,6 +56,44 @@ class Located:
     dealt: int
     board: tuple[int, ...]
     reach: tuple[FloatArray, FloatArray]
+    perm: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """Where a depth-limited tree ends: the chips at stake there."""
+
+    node: int
+    line: str
+    board: tuple[int, ...]
+    pot: float  # chips in the middle at the leaf
+    committed: float  # what each player has put in since the spot started
+    stack: float  # what each has behind
+    combos: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
+    """Each player's hands: the traverser's values are needed for all of them, also
+    those his own strategy no longer brings here (reach 0): regrets need them."""
+
+
+LeafValues = Callable[[Leaf, int, tuple[FloatArray, FloatArray]], npt.ArrayLike]
+"""``(leaf, traverser, (reach_oop, reach_ip)) -> chips of the pot won per combo``."""
+
+
+@dataclass(frozen=True)
+class Gadget:
+    """The re-solving gadget's bounds: ``player``'s value per combo if he opts out."""
+
+    player: int
+    values: FloatArray
+
+    def check(self) -> None:
+        """Raise :class:`ConfigError` unless the player is 0/1 and 1,326 finite values."""
+        if self.player not in (0, 1):
+            raise ConfigError(f"gadget player {self.player!r}; expected 0 (OOP) or 1 (IP)")
+        values = np.asarray(self.values)
+        if values.shape != (NUM_COMBOS,) or not np.all(np.isfinite(values)):
+            raise ConfigError(
+                f"gadget values have shape {values.shape}; expected 1,326 finite chips"
+            )
 
 
 @dataclass(frozen=True)
@@ -118,6 +157,20 @@ class SpotSolver:
     reach : tuple of two arrays or None
         Reach probabilities of the 1,326 combos at the root for OOP and IP,
         instead of the spot's ranges (subgame solving starts from these).
+    leaf_values : callable or None
+        Depth-limited solving: the tree ends where the first street ends, and
+        ``leaf_values(leaf, traverser, (reach_oop, reach_ip))`` gives the
+        traverser's expected share of the pot at that :class:`Leaf` for each of
+        the 1,326 combos, given both players' reach there (a value network, or
+        the blueprint's continuation values).
+    gadget : Gadget or None
+        Safe re-solving: ``gadget.player`` may, hand by hand, take
+        ``gadget.values`` (his expected chips under the blueprint, the
+        solver's value convention) instead of entering the subgame.
+    isomorphism : bool
+        Solve only one of each set of suit-isomorphic turn and river cards
+        (where the board and both ranges are symmetric in two suits), and store
+        only one at the first chance layer; locks must then be symmetric too.
 
     Examples
     --------
@@ -137,6 +190,9 @@ class SpotSolver:
         precision: str = "float64",
         threads: int = 1,
         reach: tuple[npt.ArrayLike, npt.ArrayLike] | None = None,
+        leaf_values: LeafValues | None = None,
+        gadget: Gadget | None = None,
+        isomorphism: bool = True,
     ) -> None:
         if algorithm not in SOLVER_ALGORITHMS:
             raise ConfigError(
@@ -157,6 +213,8 @@ class SpotSolver:
         self.seconds = 0.0
         self.board = tuple(spot.board)
         self.board_mask = sum(1 << c for c in self.board)
+        if reach is not None and (not isinstance(reach, (tuple, list)) or len(reach) != 2):
+            raise ConfigError("reach must be a pair (OOP's, IP's) of 1,326 weights each")
         weights = [spot.weights(p) for p in range(2)] if reach is None else [
             self._check_reach(r, p) for p, r in enumerate(reach)
         ]
@@ -168,7 +226,15 @@ class SpotSolver:
         self.cards = tuple(COMBO_CARDS[c].astype(np.int64) for c in self.combos)
         self.same = tuple(_same_index(self.combos[p], self.combos[1 - p]) for p in range(2))
         self.hands = (int(self.combos[0].size), int(self.combos[1].size))
-        self.tree: SpotTree = build_tree(spot, self.hands)
+        self.leaf_values = leaf_values
+        self.gadget = gadget
+        if gadget is not None:
+            gadget.check()
+        self._gadget_regret = np.zeros((2, self.hands[gadget.player] if gadget else 0))
+        self._gadget_cum = np.zeros_like(self._gadget_regret)
+        self._setup_isomorphism(isomorphism, weights)
+        self.tree: SpotTree = build_tree(spot, self.hands, depth_limited=leaf_values is not None,
+                                         first_outcomes=self._first_outcomes)
         self.nodes = _node_table(self.tree)
         self._slots = np.flatnonzero(self.nodes[:, K._SLOT] >= 0)
         self._build_showdowns()
@@ -191,14 +257,48 @@ class SpotSolver:
     # ------------------------------------------------------------------ set-up
     def _check_reach(self, values: npt.ArrayLike, player: int) -> FloatArray:
         arr = np.asarray(values, np.float64)
-        if arr.shape != (NUM_COMBOS,) or not np.all(np.isfinite(arr)) or arr.min() < 0.0:
+        name = ("OOP", "IP")[player]
+        if arr.shape != (NUM_COMBOS,):
+            raise ConfigError(f"{name} reach must be 1,326 weights; got shape {arr.shape}")
+        bad = np.flatnonzero(~np.isfinite(arr) | (arr < 0.0))
+        if bad.size:
             raise ConfigError(
-                f"{('OOP', 'IP')[player]} reach must be 1,326 finite weights >= 0; "
-                f"got shape {arr.shape}"
+                f"{name} reach weight {arr[bad[0]]!r} (combo {int(bad[0])}); expected finite "
+                "weights >= 0"
             )
         from checkraise.cards import COMBO_MASKS
 
         return np.where((COMBO_MASKS & np.uint64(self.board_mask)) == 0, arr, 0.0)
+
+    def _setup_isomorphism(self, enabled: bool, weights: list[FloatArray]) -> None:
+        """Which suit swaps keep both ranges (and any gadget) the same, and their tables."""
+        self.iso_pairs = np.zeros(16, np.int64)
+        self.perm = tuple(np.tile(np.arange(n, dtype=np.int64), (16, 1)) for n in self.hands)
+        for s in range(4):
+            for t in range(s + 1, 4):
+                swapped = _swap_combos(s, t)
+                ok = enabled and all(np.array_equal(w, w[swapped]) for w in weights)
+                if self.gadget is not None:
+                    g = np.asarray(self.gadget.values)
+                    ok = ok and bool(np.array_equal(g, g[swapped]))
+                if not ok:
+                    continue
+                self.iso_pairs[4 * s + t] = 1
+                for p in range(2):
+                    index = np.searchsorted(self.combos[p], swapped[self.combos[p]])
+                    self.perm[p][4 * s + t] = index
+        self.first_slot = np.full(52, -1, np.int64)
+        stored = 0
+        for card in range(52):
+            if (self.board_mask >> card) & 1:
+                continue
+            if K.iso_suit(self.board_mask, card, self.iso_pairs) < 0:
+                self.first_slot[card] = stored
+                stored += 1
+        self._first_outcomes = stored
+
+    def _sym(self) -> tuple[Any, Any, Any]:
+        return (self.iso_pairs, self.perm, self.first_slot)
 
     def _build_showdowns(self) -> None:
         left = [c for c in range(52) if not (self.board_mask >> c) & 1]
@@ -219,8 +319,8 @@ class SpotSolver:
         self.order = []
         self.rank = []
         for p in range(2):
-            order = np.empty((len(runouts), self.hands[p]), np.int64)
-            rank = np.empty((len(runouts), self.hands[p]), np.int64)
+            order = np.empty((len(runouts), self.hands[p]), np.int32)
+            rank = np.empty((len(runouts), self.hands[p]), np.int32)
             K.showdown_tables(board, boards, self.cards[p], order, rank)
             self.order.append(order)
             self.rank.append(rank)
@@ -240,32 +340,58 @@ class SpotSolver:
         )
 
     def _walk(self, trav: int, params: FloatArray) -> FloatArray:
-        """The traverser's root values, splitting over threads when asked."""
-        out = np.zeros(self.hands[trav])
+        """The traverser's counterfactual values at the root (the gadget's, if any)."""
         reach_t, reach_o = self.initial_reach[trav], self.initial_reach[1 - trav]
+        if self.gadget is None:
+            return self._walk_from(0, trav, (0, 0), -1, -1, self.board_mask, reach_t, reach_o,
+                                   params)
+        return self._gadget_walk(trav, params)
+
+    def _walk_from(
+        self, root: int, trav: int, bases: tuple[int, int], turn: int, river: int, dealt: int,
+        reach_t: FloatArray, reach_o: FloatArray, params: FloatArray,
+    ) -> FloatArray:
+        """The traverser's values at ``root``: one walk, or split over threads and leaves."""
+        out = np.zeros(self.hands[trav])
         args = self._args()
         tail = (params, self._task_reach, self._task_info, self._results)
         buffers = self._buffers[trav]
-        if self.threads == 1 or self._slots.size == 0:
+        head = (root, trav, bases[0], bases[1], turn, river, dealt, reach_t, reach_o, out)
+        leaves = self.leaf_values is not None
+        if not leaves and (self.threads == 1 or self._slots.size == 0):
             params[K.P_PHASE] = K.PHASE_ALL
-            K.walk(0, trav, 0, 0, -1, -1, self.board_mask, reach_t, reach_o, out, *args, *tail,
-                   buffers)
+            K.walk(*head, *args, *tail, *self._sym(), buffers)
             return out
-        import numba
-
+        self._task_info[:, 4] = -1  # slots the collecting walk does not reach stay -1
         params[K.P_PHASE] = K.PHASE_COLLECT
-        K.walk(0, trav, 0, 0, -1, -1, self.board_mask, reach_t, reach_o, out, *args, *tail,
-               buffers)
-        slot_list, k_list, card_list = [], [], []
-        for slot in range(self._slots.size):
-            dealt = int(self._task_info[slot, 4])
-            k = 0
-            for card in range(52):
-                if not (dealt >> card) & 1:
-                    slot_list.append(slot)
-                    k_list.append(k)
-                    card_list.append(card)
-                    k += 1
+        K.walk(*head, *args, *tail, *self._sym(), buffers)
+        reached = np.flatnonzero(self._task_info[: self._slots.size, 4] >= 0)
+        if leaves:
+            self._fill_leaves(reached, trav)
+        else:
+            self._run_tasks(reached, trav, params)
+        params[K.P_PHASE] = K.PHASE_FINISH
+        K.walk(*head, *args, *tail, *self._sym(), buffers)
+        return out
+
+    def _run_tasks(self, reached: npt.NDArray[np.int64], trav: int, params: FloatArray) -> None:
+        import numba  # only threaded runs need it here
+
+        # The first chance layer deals to the spot's board: the same cards everywhere.
+        canonical, copies = [], []
+        k_of: dict[int, int] = {}
+        for card in range(52):
+            if (self.board_mask >> card) & 1:
+                continue
+            k = k_of[card] = len(k_of)
+            s = K.iso_suit(self.board_mask, card, self.iso_pairs)
+            if s < 0:
+                canonical.append((k, card))
+            else:  # a copy of the same rank in suit s, which is canonical and came before
+                copies.append((k, card, k_of[card - (card & 3) + s], 4 * s + (card & 3)))
+        slot_list = [int(slot) for slot in reached for _ in canonical]
+        k_list = [k for _ in reached for k, _ in canonical]
+        card_list = [card for _ in reached for _, card in canonical]
         params[K.P_PHASE] = K.PHASE_ALL
         previous = numba.get_num_threads()
         limit = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
@@ -276,14 +402,102 @@ class SpotSolver:
                 np.array(slot_list, np.int64), np.array(k_list, np.int64),
                 np.array(card_list, np.int64), self._slots.astype(np.int64), threads,
                 self._depth, self.tree.max_actions, trav, self.hands[trav],
-                self.hands[1 - trav], *args, *tail,
+                self.hands[1 - trav], *self._args(), params, self._task_reach,
+                self._task_info, self._results, *self._sym(),
             )
         finally:
             numba.set_num_threads(previous)
-        params[K.P_PHASE] = K.PHASE_FINISH
-        K.walk(0, trav, 0, 0, -1, -1, self.board_mask, reach_t, reach_o, out, *args, *tail,
-               buffers)
-        return out
+        n_t = self.hands[trav]
+        for slot in reached:
+            for k, _card, source, pair in copies:
+                swap = self.perm[trav][pair]
+                self._results[slot, k, :n_t] = self._results[slot, source, :n_t][swap]
+
+    def _fill_leaves(self, reached: npt.NDArray[np.int64], trav: int) -> None:
+        """Ask ``leaf_values`` for the traverser's values at every leaf the walk reached."""
+        assert self.leaf_values is not None
+        other = 1 - trav
+        n_t, n_o = self.hands[trav], self.hands[other]
+        for slot in reached:
+            node = int(self._slots[slot])
+            reach = [np.zeros(NUM_COMBOS), np.zeros(NUM_COMBOS)]
+            reach[trav][self.combos[trav]] = self._task_reach[slot, 0, :n_t]
+            reach[other][self.combos[other]] = self._task_reach[slot, 1, :n_o]
+            committed = float(self.tree.commit[node])
+            leaf = Leaf(
+                node=node, line=self._line_of(node), board=self.board,
+                pot=self.spot.pot + 2 * committed, committed=committed,
+                stack=self.spot.stack - committed, combos=(self.combos[0], self.combos[1]),
+            )
+            ev = np.asarray(self.leaf_values(leaf, trav, (reach[0], reach[1])), np.float64)
+            if ev.shape != (NUM_COMBOS,) or not np.all(np.isfinite(ev[self.combos[trav]])):
+                raise ConfigError(
+                    f"leaf_values returned shape {ev.shape} or non-finite values at leaf "
+                    f"{leaf.line!r}; expected 1,326 finite chips"
+                )
+            mass = np.zeros(n_t)
+            K.fold_values(1.0, self._task_reach[slot, 1, :n_o], self.cards[trav],
+                          self.cards[other], self.same[trav], mass)
+            self._results[slot, 0, :n_t] = (ev[self.combos[trav]] - committed) * mass
+
+    def _line_of(self, node: int) -> str:
+        labels = []
+        while node > 0:
+            if self.tree.labels[node]:
+                labels.append(self.tree.labels[node])
+            node = int(self.tree.parent[node])
+        return " ".join(reversed(labels))
+
+    def _gadget_walk(self, trav: int, params: FloatArray) -> FloatArray:
+        """Root values in the re-solving gadget (Burch, Johanson & Bowling 2014).
+
+        The gadget player picks, hand by hand, between taking his bound (``T``)
+        and entering the subgame (``F``); his choice is learned by the same regret
+        rule as every other node.
+        """
+        assert self.gadget is not None
+        g = self.gadget.player
+        other = 1 - g
+        mode = int(params[K.P_MODE])
+        sigma = self._gadget_strategy(average=mode != K.MODE_CFR)
+        reach_g = self.initial_reach[g]
+        bound = self.gadget.values[self.combos[g]]
+        if trav == g:
+            follow = self._walk_from(0, g, (0, 0), -1, -1, self.board_mask,
+                                     reach_g * sigma[1], self.initial_reach[other], params)
+            mass = np.zeros(self.hands[g])
+            K.fold_values(1.0, self.initial_reach[other], self.cards[g], self.cards[other],
+                          self.same[g], mass)
+            take = bound * mass
+            if mode == K.MODE_BEST_RESPONSE:
+                return np.maximum(take, follow)
+            value: FloatArray = sigma[0] * take + sigma[1] * follow
+            if mode == K.MODE_CFR:
+                self._gadget_update(np.stack([take, follow]) - value, reach_g, sigma, params)
+            return value
+        follow = self._walk_from(0, other, (0, 0), -1, -1, self.board_mask,
+                                 self.initial_reach[other], reach_g * sigma[1], params)
+        take = np.zeros(self.hands[other])
+        K.fold_values(1.0, reach_g * sigma[0] * (self.spot.pot - bound), self.cards[other],
+                      self.cards[g], self.same[other], take)
+        return follow + take
+
+    def _gadget_strategy(self, average: bool) -> FloatArray:
+        src = self._gadget_cum if average else self._gadget_regret
+        positive = np.maximum(src, 0.0)
+        total = positive.sum(axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(total > 0, positive / np.where(total > 0, total, 1.0), 0.5)
+
+    def _gadget_update(self, regrets: FloatArray, reach: FloatArray, sigma: FloatArray,
+                       params: FloatArray) -> None:
+        r = self._gadget_regret + regrets
+        if self.clip:
+            r = np.maximum(r, 0.0)
+        else:
+            r = np.where(r > 0, r * params[K.P_POSITIVE], r * params[K.P_NEGATIVE])
+        self._gadget_regret = r
+        self._gadget_cum += params[K.P_AVG_WEIGHT] * reach * sigma
 
     def _params(self, mode: int) -> FloatArray:
         params = np.zeros(K.NUM_PARAMS)
@@ -387,16 +601,29 @@ class SpotSolver:
 
         Card tokens deal the turn and river: ``"b30 c Kd x b50"`` is OOP bets 30, IP
         calls, the turn is the king of diamonds, OOP checks and IP bets 50. Reaches
-        follow the average strategies (locked hands their locks).
+        follow the average strategies (locked hands their locks). With suit
+        isomorphism a card may lead to the stored game of another suit: the result
+        is in that stored game's terms, and ``perm`` maps each player's hands to it.
         """
         tree = self.tree
-        node, bases, turn, river, dealt = 0, [0, 0], -1, -1, self.board_mask
+        node, bases, turn, river = 0, [0, 0], -1, -1
+        dealt = real_dealt = self.board_mask
+        suit_map = [0, 1, 2, 3]  # a real suit -> its suit in the stored game
         board = list(self.board)
         reach = [self.initial_reach[0].copy(), self.initial_reach[1].copy()]
         for token in line.split():
             if tree.kind[node] == CHANCE:
-                card = self._card_token(line, token, dealt)
-                k = sum(1 for c in range(card) if not (dealt >> c) & 1)
+                real = self._card_token(line, token, real_dealt)
+                card = real - (real & 3) + suit_map[real & 3]
+                s = K.iso_suit(dealt, card, self.iso_pairs)
+                if s >= 0:
+                    t = card & 3
+                    suit_map = [s if u == t else t if u == s else u for u in suit_map]
+                    card = card - t + s
+                if self.nodes[node, K._SLOT] >= 0:
+                    k = int(self.first_slot[card])
+                else:
+                    k = sum(1 for c in range(card) if not (dealt >> c) & 1)
                 for p in range(2):
                     bases[p] += int(tree.offset[node, p] + k * tree.stride[node, p])
                     hit = (self.cards[p][:, 0] == card) | (self.cards[p][:, 1] == card)
@@ -406,7 +633,8 @@ class SpotSolver:
                 else:
                     river = card
                 dealt |= 1 << card
-                board.append(card)
+                real_dealt |= 1 << real
+                board.append(real)
                 node = int(tree.child_start[node])
                 continue
             if tree.kind[node] != DECISION:
@@ -421,8 +649,21 @@ class SpotSolver:
             sigma = self._strategy_block(node, bases[actor], actor, average=True)
             reach[actor] = reach[actor] * sigma[options[token]]
             node = int(tree.child_start[node]) + options[token]
+        perm = tuple(self._hand_map(p, suit_map) for p in range(2))
         return Located(node, (bases[0], bases[1]), turn, river, dealt, tuple(board),
-                       (reach[0], reach[1]))
+                       (reach[0], reach[1]), (perm[0], perm[1]))
+
+    def _hand_map(self, player: int, suit_map: list[int]) -> npt.NDArray[np.int64]:
+        """Index in the stored game of each of ``player``'s hands under ``suit_map``."""
+        mine = self.combos[player]
+        if suit_map == [0, 1, 2, 3]:
+            return np.arange(mine.size, dtype=np.int64)
+        from checkraise.cards import combo_index
+
+        cards = self.cards[player]
+        moved = [combo_index(int(a) - int(a) % 4 + suit_map[int(a) % 4],
+                             int(b) - int(b) % 4 + suit_map[int(b) % 4]) for a, b in cards]
+        return np.searchsorted(mine, np.array(moved, np.int64)).astype(np.int64)
 
     def _card_token(self, line: str, token: str, dealt: int) -> int:
         try:
@@ -480,13 +721,46 @@ class SpotSolver:
             )
         mine = self.combos[actor]
         chosen = mine if combos is None else np.asarray(combos, np.int64)
-        rows = probs[mine]
+        rows = np.empty((mine.size, count))
+        rows[at.perm[actor]] = probs[mine]  # in the stored game's hand order
         if np.any(~np.isfinite(rows)) or rows.min() < 0 or np.any(np.abs(rows.sum(1) - 1) > 1e-9):
             raise ConfigError("a locked strategy row must be probabilities that add up to 1")
         block = at.bases[actor] + int(self.tree.offset[at.node, actor])
-        mask = np.isin(mine, chosen)
+        mask = np.empty(mine.size, np.bool_)
+        mask[at.perm[actor]] = np.isin(mine, chosen)
         self._locks.setdefault(actor, {})[block] = (mask, np.ascontiguousarray(rows.T).ravel())
         self._lock_tables = _lock_tables(self._locks, self.hands)
+
+    def lock_state(self) -> dict[int, dict[int, tuple[np.ndarray, np.ndarray]]]:
+        """The locks as ``{player: {block start: (hand mask, [action, hand] values)}}``."""
+        return {p: {b: (m.copy(), v.copy()) for b, (m, v) in table.items()}
+                for p, table in self._locks.items()}
+
+    def restore_locks(self, locks: dict[int, dict[int, tuple[np.ndarray, np.ndarray]]]) -> None:
+        """Put back locks taken from :meth:`lock_state` (of a solver of the same spot)."""
+        for p, table in locks.items():
+            for block, (mask, values) in table.items():
+                fits = p in (0, 1) and mask.shape == (self.hands[p],)
+                if not fits or values.size % max(1, mask.size) or not (
+                    0 <= block < self.tree.storage[p]
+                ):
+                    raise ConfigError(f"lock at block {block} of player {p} does not fit this spot")
+        self._locks = {p: dict(table) for p, table in locks.items()}
+        self._lock_tables = _lock_tables(self._locks, self.hands)
+
+    @property
+    def gadget_buffers(self) -> tuple[FloatArray, FloatArray]:
+        """The gadget node's regrets and strategy sums, ``(2, hands)`` each."""
+        return self._gadget_regret, self._gadget_cum
+
+    def restore_gadget_buffers(self, regret: FloatArray, cum: FloatArray) -> None:
+        """Put back gadget buffers from :attr:`gadget_buffers`."""
+        if regret.shape != self._gadget_regret.shape or cum.shape != self._gadget_cum.shape:
+            raise ConfigError(
+                f"gadget buffers of shape {regret.shape}; expected {self._gadget_regret.shape}"
+            )
+        self._gadget_regret = regret.astype(np.float64)
+        self._gadget_cum = cum.astype(np.float64)
 
     def unlock(self) -> None:
         """Remove every lock."""
@@ -500,11 +774,8 @@ class SpotSolver:
         other = 1 - actor
         strategy = self._strategy_block(at.node, at.bases[actor], actor, average=True).T
         params = self._params(K.MODE_AVERAGE)
-        params[K.P_PHASE] = K.PHASE_ALL
-        values = np.zeros(self.hands[actor])
-        K.walk(at.node, actor, at.bases[0], at.bases[1], at.turn, at.river, at.dealt,
-               at.reach[actor], at.reach[other], values, *self._args(), params,
-               self._task_reach, self._task_info, self._results, self._buffers[actor])
+        values = self._walk_from(at.node, actor, at.bases, at.turn, at.river, at.dealt,
+                                 at.reach[actor], at.reach[other], params)
         wins = np.zeros(self.hands[actor])
         mass = np.zeros(self.hands[actor])
         K.equity_sums(at.reach[other], self.cards[actor], self.cards[other], self.same[actor],
@@ -516,7 +787,15 @@ class SpotSolver:
         with np.errstate(invalid="ignore", divide="ignore"):
             ev = np.where(here > 0, values / np.where(here > 0, here, 1.0), np.nan)
             equity = np.where(mass > 0, wins / np.where(mass > 0, mass, 1.0), np.nan)
-        weight = at.reach[actor]
+        order = at.perm[actor]  # from the stored game back to the real cards
+        weight = at.reach[actor][order]
+        strategy, ev, equity = strategy[order], ev[order], equity[order]
+        dealt = sum(1 << c for c in at.board[len(self.board):])
+        cards = self.cards[actor]
+        dead = ((dealt >> cards[:, 0]) & 1) | ((dealt >> cards[:, 1]) & 1) if dealt else None
+        if dead is not None:
+            ev = np.where(dead.astype(bool), np.nan, ev)
+            equity = np.where(dead.astype(bool), np.nan, equity)
         total = weight.sum()
         freq = (weight @ strategy) / total if total > 0 else np.full(strategy.shape[1], np.nan)
         labels = tuple(self.tree.labels[c] for c in self.tree.children(at.node))
@@ -524,13 +803,15 @@ class SpotSolver:
                           strategy, ev, equity, freq)
 
     def _runouts(self, at: Located) -> npt.NDArray[np.int64]:
+        """The showdown-table keys of every way the board can still come."""
         left = [c for c in range(52) if not (at.dealt >> c) & 1]
-        if at.river >= 0 or len(self.board) == 5:
+        dealt = (at.turn >= 0) + (at.river >= 0)
+        to_come = 5 - len(self.board) - dealt
+        if to_come == 0:
             return np.array([[at.turn, at.river]], np.int64)
-        if at.turn >= 0 or len(self.board) == 4:
-            first = at.turn
-            if first >= 0:
-                return np.array([[first, c] for c in left], np.int64)
+        if to_come == 1:
+            if at.turn >= 0:
+                return np.array([[at.turn, c] for c in left], np.int64)
             return np.array([[c, -1] for c in left], np.int64)
         return np.array([[a, b] for i, a in enumerate(left) for b in left[i + 1 :]], np.int64)
 
@@ -540,7 +821,7 @@ class SpotSolver:
         actor = int(self.tree.player[at.node])
         out = self._strategy_block(at.node, at.bases[actor], actor, average)
         labels = tuple(self.tree.labels[c] for c in self.tree.children(at.node))
-        return labels, out.T.copy()
+        return labels, out.T[at.perm[actor]].copy()
 
     def describe(self) -> dict[str, Any]:
         """Figures for reports: iterations, seconds, memory."""
@@ -558,6 +839,18 @@ class SpotSolver:
     def card_text(card: int) -> str:
         """``Kd``."""
         return format_card(card)
+
+
+def _swap_combos(s: int, t: int) -> npt.NDArray[np.int64]:
+    """For each combo, the combo with suits ``s`` and ``t`` swapped."""
+    from checkraise.cards import combo_index
+
+    def swap(card: int) -> int:
+        suit = card & 3
+        return card - suit + (t if suit == s else s if suit == t else suit)
+
+    return np.array([combo_index(swap(int(a)), swap(int(b))) for a, b in COMBO_CARDS],
+                    np.int64)
 
 
 def _same_index(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
@@ -588,7 +881,7 @@ def _node_table(tree: SpotTree) -> np.ndarray:
     # First-layer chance nodes: no chance node above them.
     slot = 0
     for node in range(n):
-        if tree.kind[node] != CHANCE:
+        if tree.kind[node] not in (CHANCE, LEAF):
             continue
         up = int(tree.parent[node])
         while up >= 0 and tree.kind[up] != CHANCE:

@@ -32,12 +32,13 @@ import numpy.typing as npt
 from checkraise.errors import CheckraiseError
 from checkraise.solvers.spot.config import STREETS, BetSizes, Spot
 
-__all__ = ["CHANCE", "DECISION", "FOLD", "SHOWDOWN", "SpotTree", "build_tree"]
+__all__ = ["CHANCE", "DECISION", "FOLD", "LEAF", "SHOWDOWN", "SpotTree", "build_tree"]
 
 FOLD = 0
 SHOWDOWN = 1
 CHANCE = 2
 DECISION = 3
+LEAF = 4  # the end of the first street in a depth-limited tree: values come from outside
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -55,7 +56,7 @@ class SpotTree:
         ``player`` is the actor at a decision node and the folder at a fold.
     commit : float array per node
         At a fold, the chips the folder put in since the spot started; at a
-        showdown, what each player put in (they are equal).
+        showdown, a chance node or a leaf, what each player put in (they are equal).
     offset : int array (nodes, 2)
         Storage offset of a decision node's block in its actor's buffers, or of a
         chance node's per-card blocks in each player's buffers.
@@ -135,8 +136,9 @@ class _Street:
 
 
 class _Builder:
-    def __init__(self, spot: Spot, hands: tuple[int, int]) -> None:
+    def __init__(self, spot: Spot, hands: tuple[int, int], depth_limited: bool) -> None:
         self.spot = spot
+        self.depth_limited = depth_limited
         self.hands = hands
         self.kind: list[int] = []
         self.player: list[int] = []
@@ -251,8 +253,11 @@ class _Builder:
             self.commit[node] = committed
             return
         board_len = 3 + s.street
-        self.kind[node] = CHANCE
         self.commit[node] = committed
+        if self.depth_limited:
+            self.kind[node] = LEAF
+            return
+        self.kind[node] = CHANCE
         self.outcomes[node] = 52 - board_len
         child = self.new(DECISION, 0, node, s.street + 1, 0.0, "")
         self.child_start[node] = child
@@ -265,8 +270,17 @@ class _Builder:
             self.street_node(child, nxt, 0, depth + 1)
 
 
-def build_tree(spot: Spot, hands: tuple[int, int]) -> SpotTree:
+def build_tree(
+    spot: Spot, hands: tuple[int, int], depth_limited: bool = False,
+    first_outcomes: int | None = None,
+) -> SpotTree:
     """The betting tree of ``spot`` with storage laid out for ``hands`` per player.
+
+    ``first_outcomes`` is the number of cards stored at the first layer of chance
+    nodes (the others being suit-isomorphic to them); default: every card.
+
+    ``depth_limited`` ends the tree with :data:`LEAF` nodes where the first street
+    ends (before the next card), for solving with values given at the leaves.
 
     Examples
     --------
@@ -279,7 +293,7 @@ def build_tree(spot: Spot, hands: tuple[int, int]) -> SpotTree:
     >>> [tree.labels[c] for c in tree.children(tree.find("b50"))]
     ['f', 'c']
     """
-    b = _Builder(spot, hands)
+    b = _Builder(spot, hands, depth_limited)
     street = spot.first_street
     root = b.new(DECISION, 0, -1, street, 0.0, "")
     start = _Street(street, spot.pot, spot.stack, 0, (0, 0), 0, 0, False)
@@ -293,7 +307,7 @@ def build_tree(spot: Spot, hands: tuple[int, int]) -> SpotTree:
     offset = np.zeros((n, 2), np.int64)
     stride = np.zeros((n, 2), np.int64)
 
-    def layout(node: int, counters: list[int]) -> None:
+    def layout(node: int, counters: list[int], first: bool) -> None:
         k = kind[node]
         if k == DECISION:
             p = player[node]
@@ -301,17 +315,18 @@ def build_tree(spot: Spot, hands: tuple[int, int]) -> SpotTree:
             counters[p] += int(child_count[node]) * hands[p]
         elif k == CHANCE:
             sub = [0, 0]
-            layout(int(child_start[node]), sub)
+            layout(int(child_start[node]), sub, False)
+            cards = first_outcomes if first and first_outcomes is not None else outcomes[node]
             for p in range(2):
                 stride[node, p] = sub[p]
                 offset[node, p] = counters[p]
-                counters[p] += int(outcomes[node]) * sub[p]
+                counters[p] += int(cards) * sub[p]
             return
         for c in range(child_start[node], child_start[node] + child_count[node]):
-            layout(int(c), counters)
+            layout(int(c), counters, first)
 
     totals = [0, 0]
-    layout(0, totals)
+    layout(0, totals, True)
     return SpotTree(
         kind=kind, player=player, parent=np.array(b.parent, np.int64),
         child_start=child_start, child_count=child_count,
