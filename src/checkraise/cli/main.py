@@ -86,6 +86,7 @@ COMMAND_MODULES = [
     "checkraise.cli.tune_cmd",
     "checkraise.cli.predict_cmd",
     "checkraise.cli.abstraction_cmd",
+    "checkraise.cli.lbr_cmd",
 ]
 
 for _name in COMMAND_MODULES:
