@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tests.naive import naive_rank
 
 from checkraise.errors import ConfigError
 from checkraise.lbr import LBRSettings, parse_streets, play_deal, run_lbr
 from checkraise.lbr.play import draw_deal, make_items
-from tests.naive import naive_rank
 
 
 def test_always_fold_loses_750_when_lbr_bets_turn_and_river() -> None:
