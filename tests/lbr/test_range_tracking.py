@@ -22,9 +22,9 @@ class HandDependent(BaseAgent):
         self.record = record
         self.seen: list[tuple[Observation, Action]] = []
 
-    def __deepcopy__(self, memo: object) -> HandDependent:
+    def __getstate__(self) -> dict[str, object]:
         # The hand-by-hand queries act on copies; only the real seat keeps a record.
-        return HandDependent(record=False)
+        return {**self.__dict__, "record": False, "seen": []}
 
     def act(self, observation: Observation) -> Action:
         action = self.rule(observation)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -91,9 +92,14 @@ def _hand_by_hand(
     actions: list[Action] = []
     index: dict[Action, int] = {}
     chosen = np.empty(live.size, dtype=np.int64)
+    # One snapshot, restored per hand: pickling once is far cheaper than deep copies.
+    try:
+        blob: bytes | None = pickle.dumps(agent)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        blob = None
     for k, combo in enumerate(live):
         hole = (int(COMBO_CARDS[combo, 0]), int(COMBO_CARDS[combo, 1]))
-        twin = copy.deepcopy(agent)
+        twin = pickle.loads(blob) if blob is not None else copy.deepcopy(agent)
         if begin_hand_args is not None:
             seat, config, _, number = begin_hand_args
             call_begin_hand(twin, seat, config, hole, number)
