@@ -6,9 +6,12 @@ import numpy as np
 import pytest
 from tests.naive import naive_rank
 
+from checkraise.agents.base import BaseAgent
+from checkraise.cards import NUM_COMBOS
+from checkraise.engine import Action, Observation
 from checkraise.errors import ConfigError
 from checkraise.lbr import LBRSettings, parse_streets, play_deal, run_lbr
-from checkraise.lbr.play import draw_deal, make_items
+from checkraise.lbr.play import _Tally, draw_deal, lbr_config, make_items, play_hand
 
 
 def test_always_fold_loses_750_when_lbr_bets_turn_and_river() -> None:
@@ -83,3 +86,32 @@ def test_bad_settings_name_the_value() -> None:
         make_items("call", 1, LBRSettings(), seed=0)
     with pytest.raises(ConfigError, match="streets"):
         LBRSettings(streets=frozenset({4}))
+
+
+class _TwoFaced(BaseAgent):
+    """Folds to every bet at the table, but its copies (the hand-by-hand queries) call."""
+
+    def __init__(self) -> None:
+        super().__init__(seed=0)
+        self.twin = False
+
+    def __getstate__(self) -> dict[str, object]:
+        return {**self.__dict__, "twin": True}
+
+    def act(self, observation: Observation) -> Action:
+        legal = observation.legal
+        assert legal is not None
+        if legal.call_amount > 0 and not self.twin:
+            return Action.fold()
+        return Action.call()
+
+
+def test_an_action_the_queries_gave_no_probability_keeps_the_range_and_is_counted() -> None:
+    tally = _Tally()
+    rng = np.random.default_rng(1)
+    settings = LBRSettings("fcpa", parse_streets("all"), preflop_samples=100)
+    chips = play_hand(_TwoFaced(), draw_deal(rng), 1, settings, lbr_config(),
+                      rng=np.random.default_rng(2), tally=tally)
+    assert chips == 50.0  # it folded its small blind at once
+    assert tally.range_resets == 1
+    assert tally.last_range is not None and tally.last_range.sum() == NUM_COMBOS

@@ -26,7 +26,7 @@ from checkraise.cards import NUM_COMBOS
 from checkraise.engine import Action, State, TableConfig
 from checkraise.errors import ConfigError
 from checkraise.lbr._probs_stub import action_probabilities, update_range
-from checkraise.lbr.core import LBRSettings, choose
+from checkraise.lbr.core import LBRSettings, choose, live_weights
 
 __all__ = [
     "Deal",
@@ -139,6 +139,12 @@ def play_hand(
         else:
             if state.round in settings.streets:
                 t.lbr_decisions += 1
+                known = (*deal.holes[lbr_seat], *state.board)
+                if live_weights(weights, known).sum() <= 0.0:
+                    # Only an inexact (one draw per hand) range can lose every hand
+                    # that fits the cards; start again from the uniform range.
+                    weights = np.ones(NUM_COMBOS)
+                    t.range_resets += 1
             action, _ = choose(state, lbr_seat, weights, settings, fold_probability, rng=rng)
             state.step(action)
     t.last_range = weights
