@@ -117,10 +117,10 @@ def _hand_by_hand(
 
 
 def update_range(weights: FloatArray, hap: HandActionProbabilities, taken: Action) -> FloatArray:
-    """Bayes: ``weights * P(taken | hand)`` (all zero when ``taken`` was given no probability)."""
+    """Bayes: ``weights * P(taken | hand)``; an action given no probability at all is an error."""
     try:
         j = hap.actions.index(taken)
     except ValueError:
-        return np.zeros_like(weights)
+        raise CheckraiseError(f"action {taken} has no probability for any hand") from None
     out: FloatArray = weights * hap.probs[:, j]
     return out

@@ -24,13 +24,14 @@ from checkraise.arena.parallel import Progress, run_tasks
 from checkraise.arena.stats import Estimate, mbb_per_hand
 from checkraise.cards import NUM_COMBOS
 from checkraise.engine import Action, State, TableConfig
-from checkraise.errors import ConfigError
+from checkraise.errors import CheckraiseError, ConfigError
 from checkraise.lbr._probs_stub import action_probabilities, update_range
 from checkraise.lbr.core import LBRSettings, choose, live_weights
 
 __all__ = [
     "Deal",
     "DealResult",
+    "ItemResult",
     "LBRItem",
     "LBRResult",
     "draw_deal",
@@ -128,7 +129,10 @@ def play_hand(
             if not hap.exact:
                 t.inexact.add(hap.note)
             action = agent.act(observation)
-            updated = update_range(weights, hap, action)
+            try:
+                updated = update_range(weights, hap, action)
+            except CheckraiseError:  # no hand at all takes it
+                updated = np.zeros(NUM_COMBOS)
             if updated.sum() > 0.0:
                 weights = updated
             else:
