@@ -70,7 +70,7 @@ def test_results_do_not_depend_on_blocks_or_workers() -> None:
 
 
 def test_a_stochastic_agent_without_a_fast_path_is_reported() -> None:
-    result = run_lbr("heuristic:samples=50", 2, LBRSettings("fc", parse_streets("river")),
+    result = run_lbr("equity:samples=50", 2, LBRSettings("fc", parse_streets("river")),
                      seed=1)
     assert not result.exact
     assert result.to_json()["range_tracking_exact"] is False
