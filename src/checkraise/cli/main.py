@@ -87,6 +87,7 @@ COMMAND_MODULES = [
     "checkraise.cli.predict_cmd",
     "checkraise.cli.abstraction_cmd",
     "checkraise.cli.spot_cmd",
+    "checkraise.cli.lbr_cmd",
 ]
 
 for _name in COMMAND_MODULES:
