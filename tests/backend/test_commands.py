@@ -1,4 +1,4 @@
-"""`match`, `tournament` and `tune` give identical JSON with --backend local --workers 1,
+"""`match`, `tournament`, `tune` and `lbr` give identical JSON with --backend local --workers 1,
 --backend local --workers 2 and --backend ray (a local 2-CPU Ray instance); a failing
 work item reaches the command line with its index and seed."""
 
@@ -39,6 +39,19 @@ def test_match_json_is_the_same_on_every_backend(
     assert runs[0] == runs[1] == runs[2]
     assert runs[0]["hands_played"] == 120
     assert any(p["total_chips"] != 0 for p in runs[0]["players"])
+
+
+def test_lbr_json_is_the_same_on_every_backend(
+    ray_backend: Backend, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Four work items of two deals: LBR against the heuristic bot's exact fast path.
+    runs = [
+        _json(["lbr", "heuristic", "--hands", "16", "--block", "2", "--seed", "4", "--json",
+               *b], capsys)
+        for b in BACKENDS
+    ]
+    assert runs[0] == runs[1] == runs[2]
+    assert runs[0]["mbb_per_game"]["n"] == 16 and runs[0]["lbr_decisions"] > 0
 
 
 def test_tournament_json_is_the_same_on_every_backend(
