@@ -129,50 +129,15 @@ def _rss_mb() -> float:
 
 
 # ---------------------------------------------------------------------- estimates
-def first_cards(board: tuple[int, ...], weights: tuple[Any, Any]) -> int:
-    """Cards stored at the first chance layer under suit isomorphism.
-
-    Suits ``s < t`` are interchangeable when swapping them maps both ranges onto
-    themselves; a card of suit ``t`` is then played as its twin in the lowest such
-    suit ``s`` whose board ranks equal ``t``'s, and only the others are stored.
-    """
-    import numpy as np
-
-    from checkraise.cards import COMBO_CARDS, combo_index
-
-    def swap(card: int, s: int, t: int) -> int:
-        suit = card & 3
-        return card - suit + (t if suit == s else s if suit == t else suit)
-
-    ranks = [{c >> 2 for c in board if c & 3 == suit} for suit in range(4)]
-    pair = np.zeros((4, 4), bool)
-    for s in range(4):
-        for t in range(s + 1, 4):
-            moved = np.array([combo_index(swap(int(a), s, t), swap(int(b), s, t))
-                              for a, b in COMBO_CARDS])
-            pair[s, t] = all(np.array_equal(w, w[moved]) for w in weights)
-    stored = 0
-    for card in set(range(52)) - set(board):
-        t = card & 3
-        if not any(pair[s, t] and ranks[s] == ranks[t] for s in range(t)):
-            stored += 1
-    return stored
-
-
 def estimate_mb(name: str, precision: str) -> tuple[tuple[int, int], int, float]:
     """Hands, tree nodes and MiB of the solver's buffers, from the tree alone."""
     from checkraise.solvers.spot import Spot, build_tree
+    from checkraise.solvers.spot.solver import estimate_memory
 
     spot = Spot.from_dict(SPOTS[name])
-    weights = (spot.weights(0), spot.weights(1))
-    hands = (int((weights[0] > 0).sum()), int((weights[1] > 0).sum()))
-    first = first_cards(spot.board, weights) if len(spot.board) < 5 else None
-    tree = build_tree(spot, hands, first_outcomes=first)
-    item = 4 if precision == "float32" else 8
-    buffers = 2 * item * sum(int(s) for s in tree.storage)  # regret and average strategy
-    runouts = {3: 49 * 48 // 2, 4: 48, 5: 1}[len(spot.board)]
-    showdown = 2 * 4 * runouts * sum(hands)  # int32 sort order and rank per runout
-    return hands, int(tree.num_nodes), (buffers + showdown) / 2**20
+    hands = (int((spot.weights(0) > 0).sum()), int((spot.weights(1) > 0).sum()))
+    nodes = build_tree(spot, hands).num_nodes
+    return hands, int(nodes), estimate_memory(spot, precision) / 2**20
 
 
 def available_mb() -> float:

@@ -32,7 +32,7 @@ from checkraise.solvers.spot.tree import CHANCE, DECISION, LEAF, SpotTree, build
 from checkraise.solvers.vectorised import VECTORISED_ALGORITHMS
 
 __all__ = ["SOLVER_ALGORITHMS", "Gadget", "Leaf", "LeafValues", "NodeReport", "Progress",
-           "SpotSolver"]
+           "SpotSolver", "estimate_memory"]
 
 FloatArray = npt.NDArray[np.float64]
 SOLVER_ALGORITHMS = ("dcfr", "cfr+")
@@ -272,30 +272,15 @@ class SpotSolver:
 
     def _setup_isomorphism(self, enabled: bool, weights: list[FloatArray]) -> None:
         """Which suit swaps keep both ranges (and any gadget) the same, and their tables."""
-        self.iso_pairs = np.zeros(16, np.int64)
+        gadget = None if self.gadget is None else np.asarray(self.gadget.values)
+        self.iso_pairs = _iso_pairs(enabled, weights, gadget)
         self.perm = tuple(np.tile(np.arange(n, dtype=np.int64), (16, 1)) for n in self.hands)
-        for s in range(4):
-            for t in range(s + 1, 4):
-                swapped = _swap_combos(s, t)
-                ok = enabled and all(np.array_equal(w, w[swapped]) for w in weights)
-                if self.gadget is not None:
-                    g = np.asarray(self.gadget.values)
-                    ok = ok and bool(np.array_equal(g, g[swapped]))
-                if not ok:
-                    continue
-                self.iso_pairs[4 * s + t] = 1
-                for p in range(2):
-                    index = np.searchsorted(self.combos[p], swapped[self.combos[p]])
-                    self.perm[p][4 * s + t] = index
-        self.first_slot = np.full(52, -1, np.int64)
-        stored = 0
-        for card in range(52):
-            if (self.board_mask >> card) & 1:
-                continue
-            if K.iso_suit(self.board_mask, card, self.iso_pairs) < 0:
-                self.first_slot[card] = stored
-                stored += 1
-        self._first_outcomes = stored
+        for pair in np.flatnonzero(self.iso_pairs):
+            swapped = _swap_combos(int(pair) // 4, int(pair) % 4)
+            for p in range(2):
+                self.perm[p][pair] = np.searchsorted(self.combos[p], swapped[self.combos[p]])
+        self.first_slot = _first_slots(self.board_mask, self.iso_pairs)
+        self._first_outcomes = int((self.first_slot >= 0).sum())
 
     def _sym(self) -> tuple[Any, Any, Any]:
         return (self.iso_pairs, self.perm, self.first_slot)
@@ -839,6 +824,58 @@ class SpotSolver:
     def card_text(card: int) -> str:
         """``Kd``."""
         return format_card(card)
+
+
+def _iso_pairs(
+    enabled: bool, weights: list[FloatArray], gadget: FloatArray | None
+) -> npt.NDArray[np.int64]:
+    """``[4s + t] = 1`` where swapping suits s < t maps both ranges (and gadget) onto themselves."""
+    pairs = np.zeros(16, np.int64)
+    if not enabled:
+        return pairs
+    for s in range(4):
+        for t in range(s + 1, 4):
+            swapped = _swap_combos(s, t)
+            ok = all(np.array_equal(w, w[swapped]) for w in weights)
+            if ok and (gadget is None or np.array_equal(gadget, gadget[swapped])):
+                pairs[4 * s + t] = 1
+    return pairs
+
+
+def _first_slots(board_mask: int, iso_pairs: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Storage index of each card stored at the first chance layer (-1: dealt or a copy)."""
+    slots = np.full(52, -1, np.int64)
+    stored = 0
+    for card in range(52):
+        if not (board_mask >> card) & 1 and K.iso_suit(board_mask, card, iso_pairs) < 0:
+            slots[card] = stored
+            stored += 1
+    return slots
+
+
+def estimate_memory(spot: Spot, precision: str = "float64", isomorphism: bool = True) -> int:
+    """Bytes a :class:`SpotSolver` of ``spot`` allocates for its buffers and showdown
+    tables, from the betting tree alone (nothing big is allocated).
+
+    Examples
+    --------
+    >>> spot = Spot.from_dict({"board": "Ks 7h 2c 3d 9s", "pot": 100, "stack": 100,
+    ...                        "ranges": {"oop": "AA,QQ", "ip": "KK,JJ"}})
+    >>> estimate_memory(spot) == SpotSolver(spot).memory_bytes
+    True
+    """
+    if precision not in PRECISIONS:
+        raise ConfigError(f"precision {precision!r}; expected one of {one_of(PRECISIONS)}")
+    weights = [spot.weights(p) for p in range(2)]
+    hands = (int((weights[0] > 0).sum()), int((weights[1] > 0).sum()))
+    board_mask = sum(1 << c for c in spot.board)
+    first = None
+    if len(spot.board) < 5:
+        first = int((_first_slots(board_mask, _iso_pairs(isomorphism, weights, None)) >= 0).sum())
+    tree = build_tree(spot, hands, first_outcomes=first)
+    item = 4 if precision == "float32" else 8
+    runouts = {3: 49 * 48 // 2, 4: 48, 5: 1}[len(spot.board)]
+    return 2 * item * sum(tree.storage) + 2 * 4 * runouts * sum(hands)
 
 
 def _swap_combos(s: int, t: int) -> npt.NDArray[np.int64]:
