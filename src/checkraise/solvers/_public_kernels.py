@@ -161,6 +161,17 @@ def public_cfr_sweep(
 
 
 @njit
+def discount_regret(r: float, clip: bool, positive: float, negative: float) -> float:
+    """The regret rule of the CFR family after an update: positive regrets times
+    ``positive``; negative ones cut to 0 (CFR+) or times ``negative`` (DCFR's beta)."""
+    if r > 0.0:
+        return r * positive
+    if clip:
+        return 0.0
+    return r * negative
+
+
+@njit
 def public_finish(
     kind: I64,
     player: I64,
@@ -184,13 +195,7 @@ def public_finish(
             row = offset + h * count
             total = 0.0
             for i in range(count):
-                r = regrets[row + i]
-                if r > 0.0:
-                    r *= positive_factor
-                elif clip:
-                    r = 0.0
-                else:
-                    r *= negative_factor
+                r = discount_regret(regrets[row + i], clip, positive_factor, negative_factor)
                 regrets[row + i] = r
                 if r > 0.0:
                     total += r

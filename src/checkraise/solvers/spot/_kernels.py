@@ -31,6 +31,7 @@ import numpy as np
 
 from checkraise._numba import njit, parallel_njit, prange
 from checkraise.evaluator._kernels import rank7
+from checkraise.solvers._public_kernels import discount_regret
 
 Pair = tuple[Any, ...]
 """A per-player pair of arrays (numba UniTuple), or a bundle of work arrays."""
@@ -583,14 +584,8 @@ def _finish_traverser(
     for i in range(count):
         row = block + i * n_t
         for h in range(n_t):
-            v = r[row + h] + (vals[i, h] - out[h])
-            if v > 0.0:
-                v *= positive
-            elif clip:
-                v = 0.0
-            else:
-                v *= negative
-            r[row + h] = v
+            r[row + h] = discount_regret(r[row + h] + (vals[i, h] - out[h]), clip, positive,
+                                         negative)
             s[row + h] += weight * reach[h] * sig[i, h]
 
 
