@@ -2,9 +2,10 @@
 
 LBR's cost is the agent's per-hand action probabilities (asked at each agent
 decision and once per candidate raise at each LBR decision) plus LBR's own win
-probability against the range (exact from the flop on). ``call`` has a fast path,
-so its rate is close to LBR's own cost; ``heuristic`` is asked hand by hand through
-``act`` until its fast path lands (``checkraise.agents.probabilities``).
+probability against the range (exact from the flop on). ``call`` has a trivial fast
+path, so its rate is close to LBR's own cost; ``heuristic``'s fast path
+(``checkraise.agents.probabilities``) gives the exact law of its Monte Carlo value
+for every hand at once.
 The peer is the arena: a plain duplicate match of the same agent against ``call``
 (:func:`checkraise.arena.match.play_match`), the cost of dealing and acting alone.
 
