@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from checkraise.cards import NUM_COMBOS, CardError, format_card, format_cards, parse_cards
+from checkraise.cards import NUM_COMBOS, CardError, format_cards, parse_cards
 from checkraise.errors import ConfigError, FormatError, one_of
 from checkraise.ranges import Range, RangeError, cards_mask
 
@@ -417,7 +417,3 @@ def load_spot(path: str | Path) -> Spot:
         raise FormatError(f"{path}: not a valid {path.suffix or 'TOML'} spot file: {exc}") from None
     return Spot.from_dict(data)
 
-
-def describe_board(board: Sequence[int]) -> str:
-    """``Qs Jh 2h``."""
-    return " ".join(format_card(c) for c in board)

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from checkraise.cards import COMBO_CARDS, NUM_COMBOS, format_card, parse_card
+from checkraise.cards import COMBO_CARDS, NUM_COMBOS, parse_card
 from checkraise.errors import CheckraiseError, ConfigError, one_of
 from checkraise.solvers.spot import _kernels as K
 from checkraise.solvers.spot.config import Spot
@@ -622,18 +622,11 @@ class SpotSolver:
                 board.append(real)
                 node = int(tree.child_start[node])
                 continue
-            if tree.kind[node] != DECISION:
-                raise CheckraiseError(f"line {line!r}: the hand is over before {token!r}")
-            options = {tree.labels[c]: i for i, c in enumerate(tree.children(node))}
-            if token not in options:
-                raise CheckraiseError(
-                    f"line {line!r}: no action {token!r} here; expected one of "
-                    f"{', '.join(options)}"
-                )
+            child = tree.step(node, token, line)
             actor = int(tree.player[node])
             sigma = self._strategy_block(node, bases[actor], actor, average=True)
-            reach[actor] = reach[actor] * sigma[options[token]]
-            node = int(tree.child_start[node]) + options[token]
+            reach[actor] = reach[actor] * sigma[child - int(tree.child_start[node])]
+            node = child
         perm = tuple(self._hand_map(p, suit_map) for p in range(2))
         return Located(node, (bases[0], bases[1]), turn, river, dealt, tuple(board),
                        (reach[0], reach[1]), (perm[0], perm[1]))
@@ -820,10 +813,6 @@ class SpotSolver:
             "memory_mb": round(self.memory_bytes / 2**20, 1),
         }
 
-    @staticmethod
-    def card_text(card: int) -> str:
-        """``Kd``."""
-        return format_card(card)
 
 
 def _iso_pairs(

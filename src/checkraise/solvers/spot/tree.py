@@ -97,6 +97,24 @@ class SpotTree:
         start = int(self.child_start[node])
         return range(start, start + int(self.child_count[node]))
 
+    def step(self, node: int, token: str, line: str) -> int:
+        """The child of decision ``node`` reached by the action ``token`` of ``line``.
+
+        Raises
+        ------
+        CheckraiseError
+            When the hand is over or the action is not available, naming the ones that are.
+        """
+        if self.kind[node] != DECISION:
+            raise CheckraiseError(f"line {line!r}: the hand is over before {token!r}")
+        for child in self.children(node):
+            if self.labels[child] == token:
+                return child
+        options = ", ".join(self.labels[c] for c in self.children(node))
+        raise CheckraiseError(
+            f"line {line!r}: no action {token!r} here; expected one of {options}"
+        )
+
     def find(self, line: str) -> int:
         """The node reached by the action line ``"b30 c"`` (chance steps are skipped).
 
@@ -109,15 +127,7 @@ class SpotTree:
         for token in line.split():
             while self.kind[node] == CHANCE:
                 node = int(self.child_start[node])
-            if self.kind[node] != DECISION:
-                raise CheckraiseError(f"line {line!r}: the hand is over before {token!r}")
-            options = {self.labels[c]: c for c in self.children(node)}
-            if token not in options:
-                raise CheckraiseError(
-                    f"line {line!r}: no action {token!r} here; expected one of "
-                    f"{', '.join(options)}"
-                )
-            node = options[token]
+            node = self.step(node, token, line)
         return node
 
 
