@@ -88,6 +88,7 @@ COMMAND_MODULES = [
     "checkraise.cli.abstraction_cmd",
     "checkraise.cli.spot_cmd",
     "checkraise.cli.lbr_cmd",
+    "checkraise.cli.blueprint_cmd",
 ]
 
 for _name in COMMAND_MODULES:

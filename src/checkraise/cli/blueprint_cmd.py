@@ -1,0 +1,155 @@
+"""``checkraise blueprint train|show``: the heads-up no-limit blueprint.
+
+``train`` runs Pluribus-style external-sampling MCCFR on abstract HUNL into a folder
+(checkpoints, resume, progress log and chart); ``show`` prints and draws the
+blueprint's strategy at a betting line as 13×13 grids. The library is imported inside
+the commands, so ``checkraise --help`` stays light.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from checkraise.cli._options import ADDRESS_HELP, check_seed
+from checkraise.cli.main import app
+from checkraise.errors import ConfigError
+
+__all__ = ["blueprint_app"]
+
+blueprint_app = typer.Typer(
+    name="blueprint",
+    help="Heads-up no-limit blueprint: train it by MCCFR, show its strategy.",
+    no_args_is_help=True,
+)
+app.add_typer(blueprint_app, name="blueprint")
+
+# checkraise.games.holdem.PRESETS, written out so that --help does not import numpy.
+PRESET_NAMES = ("tiny", "fcpa", "small", "large")
+NO_LOGS = re.compile(r"(?!)")
+
+
+@blueprint_app.command("train")
+def train(
+    ctx: typer.Context,
+    out: Path = typer.Option(..., "--out", help="Folder for the checkpoint, blueprint and log."),
+    preset: str = typer.Option(
+        "small", "--preset", help=f"Action abstraction: {', '.join(PRESET_NAMES)} or a .json file."
+    ),
+    hours: float | None = typer.Option(None, "--hours", help="Total training time (all runs)."),
+    iterations: int | None = typer.Option(
+        None, "--iterations", help="Total iterations (one traversal per position)."
+    ),
+    abstraction: str = typer.Option("default", "--abstraction", help="Card abstraction file."),
+    stack: int = typer.Option(20000, "--stack", help="Stacks in chips (ACPC: 20,000)."),
+    seed: int = typer.Option(1, "--seed", callback=check_seed, help="Seed of the sampling."),
+    threads: int = typer.Option(1, "--threads", help="Worker threads on this machine."),
+    checkpoint_minutes: float = typer.Option(
+        10.0, "--checkpoint-minutes", help="Minutes between checkpoints."
+    ),
+    resume: bool = typer.Option(False, "--resume", help="Continue the run in --out."),
+    force: bool = typer.Option(False, "--force", help="Replace an earlier run in --out."),
+    backend: str = typer.Option(
+        "local", "--backend", help="local (threads here) or ray (shards on Ray workers)."
+    ),
+    workers: int = typer.Option(2, "--workers", help="Ray workers (with --backend ray)."),
+    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print the final figures as JSON."),
+) -> None:
+    """Train a blueprint by external-sampling MCCFR with linear CFR and pruning.
+
+    Checkpoints are written atomically every --checkpoint-minutes (and on Ctrl-C);
+    --resume continues the run in --out to the same total --hours / --iterations,
+    losing at most the minutes since the last checkpoint.
+    """
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from checkraise.arena.outfolder import claim_out_folder
+    from checkraise.cli.spot_cmd import _command_line
+    from checkraise.games.holdem import HoldemRules, load_actions
+    from checkraise.games.holdem_game import HoldemCards, HoldemGame
+    from checkraise.solvers.blueprint import BlueprintTrainer
+    from checkraise.solvers.blueprint_run import CHECKPOINT, RUN_FILES, RunBudget, train_in_folder
+
+    budget = RunBudget(
+        seconds=hours * 3600 if hours is not None else None,
+        iterations=iterations,
+        checkpoint_seconds=checkpoint_minutes * 60,
+    )
+    if backend not in ("local", "ray"):
+        raise ConfigError(f"invalid --backend {backend!r}: expected 'local' or 'ray'")
+    command = _command_line(ctx)
+    if resume:
+        if not (out / CHECKPOINT).exists():
+            raise ConfigError(
+                f"--resume: {out / CHECKPOINT} does not exist; expected an earlier run"
+            )
+        trainer = BlueprintTrainer.load(out / CHECKPOINT, threads=threads)
+    else:
+        claim_out_folder(out, RUN_FILES, NO_LOGS, force=force, command="blueprint train")
+        game = HoldemGame(load_actions(preset), HoldemRules(stack=stack), HoldemCards(abstraction))
+        trainer = BlueprintTrainer(game, seed=seed or 0, threads=threads)
+    step_fn = None
+    if backend == "ray":
+        from checkraise.cli._options import open_backend
+        from checkraise.solvers.blueprint_shards import ShardedStep
+
+        step_fn = ShardedStep(open_backend("ray", workers, address), workers)
+    console = Console(stderr=True)
+    figures: dict[str, Any] = {}
+    with Progress(
+        TextColumn("[bold]training"),
+        BarColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=as_json,
+    ) as bar:
+        task = bar.add_task("", total=1.0)
+
+        def on_step(t: BlueprintTrainer) -> None:
+            done = 0.0
+            if budget.seconds is not None:
+                done = t.seconds / budget.seconds
+            if budget.iterations is not None:
+                done = max(done, t.iteration / budget.iterations)
+            rate = t.iteration / t.seconds if t.seconds else 0.0
+            bar.update(
+                task,
+                completed=min(done, 1.0),
+                description=(
+                    f"{t.iteration:,} it  {rate:,.0f} it/s  {t.memory_bytes / 2**20:,.0f} MiB"
+                ),
+            )
+
+        def on_checkpoint(row: dict[str, Any]) -> None:
+            figures.update(row)
+            if not as_json:
+                console.print(
+                    f"checkpoint: {row['iteration']:,} iterations, "
+                    f"{row['touched']:,}/{row['infosets']:,} information sets touched, "
+                    f"regret proxy {row['regret_proxy']:.3g}"
+                )
+
+        train_in_folder(
+            out,
+            trainer,
+            budget,
+            command=command,
+            on_step=on_step,
+            on_checkpoint=on_checkpoint,
+            step_fn=step_fn,
+        )
+    figures["folder"] = str(out)
+    if as_json:
+        print(json.dumps(figures))
+    else:
+        print(
+            f"blueprint: {out / 'blueprint.npz'} ({figures['iteration']:,} iterations, "
+            f"{figures['seconds']:,.0f} s)"
+        )

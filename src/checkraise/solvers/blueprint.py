@@ -1,0 +1,453 @@
+"""The heads-up no-limit blueprint: Pluribus-style external-sampling MCCFR.
+
+Brown & Sandholm (2019), "Superhuman AI for multiplayer poker" (Pluribus), and its
+supplementary material: external-sampling Monte Carlo CFR (Lanctot et al. 2009) on
+an abstract game, with
+
+- **linear CFR** over the first part of training (Brown & Sandholm 2019, "Solving
+  imperfect-information games via discounted regret minimization"): every
+  ``discount_every`` iterations until ``discount_until``, regrets and strategy sums
+  are multiplied by ``k / (k + 1)`` at the ``k``-th discount;
+- **negative-regret pruning** from ``prune_from`` on, on ``prune_prob`` of the
+  traversals: actions with regret below ``prune_below`` are not explored, except on
+  the river and for actions that end the hand;
+- **int32 regrets with a floor** (``floor``), so a pruned action can come back;
+- the **average strategy kept for every street**. Pluribus sampled the preflop
+  average and played later streets from the current strategy because its tables
+  filled a 512 GB machine; our tables are small enough to keep the sums everywhere,
+  and the average is what MCCFR's guarantee is about.
+
+The trainer meets information sets as it samples deals: tables are preallocated
+per (abstract betting node, bucket), the betting tree has a few thousand nodes and
+no cards, so nothing is enumerated over deals. With ``threads > 1`` each worker runs
+its share of a batch against the shared tables plus its own deltas, merged in worker
+order: a run is the same for a given seed and number of workers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from checkraise.errors import ConfigError, FormatError
+from checkraise.games.holdem import DECISION, HoldemRules, load_actions
+from checkraise.games.holdem_game import HoldemCards, HoldemGame
+
+__all__ = [
+    "Blueprint",
+    "BlueprintError",
+    "BlueprintTrainer",
+    "TrainSettings",
+    "game_from_dict",
+]
+
+CHECKPOINT_FORMAT = "checkraise-blueprint-checkpoint"
+BLUEPRINT_FORMAT = "checkraise-blueprint"
+FORMAT_VERSION = 1
+
+I64 = npt.NDArray[np.int64]
+F32 = npt.NDArray[np.float32]
+
+
+class BlueprintError(FormatError):
+    """A blueprint or checkpoint file that is damaged, edited or of another game."""
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """How the trainer runs (see the module docstring); iterations count both positions."""
+
+    batch: int = 2_000
+    discount_every: int = 200_000
+    discount_until: int = 8_000_000
+    prune_from: int = 4_000_000
+    prune_prob: float = 0.95
+    prune_below: int = -3_000_000
+    floor: int = -3_200_000
+
+    def __post_init__(self) -> None:
+        for name in ("batch", "discount_every"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ConfigError(f"{name}={v!r}; expected a whole number >= 1")
+        for name in ("discount_until", "prune_from"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ConfigError(f"{name}={v!r}; expected a whole number >= 0")
+        if not 0.0 <= self.prune_prob <= 1.0:
+            raise ConfigError(f"prune_prob={self.prune_prob!r}; expected 0..1")
+        if not -(2**31) < self.floor <= self.prune_below <= 0:
+            raise ConfigError(
+                f"floor={self.floor}, prune_below={self.prune_below}; expected "
+                "-2**31 < floor <= prune_below <= 0"
+            )
+
+
+def game_from_dict(d: dict[str, Any]) -> HoldemGame:
+    """The :class:`HoldemGame` of a file header's ``game`` entry."""
+    try:
+        cards = d["cards"]
+        return HoldemGame(
+            load_actions(d["actions"]),
+            HoldemRules(**d["rules"]),
+            HoldemCards(
+                cards["abstraction"],
+                tuple(cards["buckets"]),
+                bool(cards["recall"]),
+                int(cards["deals"]),
+                int(cards["deal_seed"]),
+            ),
+        )
+    except (KeyError, TypeError) as exc:
+        raise BlueprintError(f"game description {d!r} lacks or mangles {exc}") from exc
+
+
+def _layout(game: HoldemGame) -> tuple[I64, I64, I64]:
+    """Per node the table offset (-1 off decisions), per decision the offset and bucket count."""
+    tree = game.tree
+    sizes = game.cards.table_sizes[tree.street[tree.decision_nodes]]
+    widths = sizes * tree.num_children[tree.decision_nodes]
+    dec_offset = np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(np.int64)
+    node_offset = np.full(tree.num_nodes, -1, dtype=np.int64)
+    node_offset[tree.decision_nodes] = dec_offset
+    return node_offset, dec_offset, sizes.astype(np.int64)
+
+
+def _sha(arrays: dict[str, npt.NDArray[Any]]) -> dict[str, str]:
+    return {
+        k: hashlib.sha256(np.ascontiguousarray(v).tobytes()).hexdigest() for k, v in arrays.items()
+    }
+
+
+def _write(path: Path, header: dict[str, Any], arrays: dict[str, npt.NDArray[Any]]) -> None:
+    """Write ``path`` atomically: a killed job leaves the previous file whole."""
+    header = dict(header, checksums=_sha(arrays))
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        np.savez_compressed(fh, header=np.frombuffer(json.dumps(header).encode(), dtype=np.uint8),
+                            **arrays)  # type: ignore[arg-type]
+    tmp.replace(path)
+
+
+def _read(path: str | Path, fmt: str) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
+    p = Path(path)
+    try:
+        with np.load(p, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except (OSError, ValueError) as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        raise BlueprintError(f"{p}: not a readable .npz file ({exc})") from exc
+    try:
+        header = json.loads(arrays.pop("header").tobytes().decode())
+    except (KeyError, ValueError) as exc:
+        raise BlueprintError(f"{p}: no JSON header") from exc
+    if header.get("format") != fmt or header.get("format_version") != FORMAT_VERSION:
+        raise BlueprintError(
+            f"{p}: format {header.get('format')!r} version "
+            f"{header.get('format_version')!r}; expected {fmt!r} {FORMAT_VERSION}"
+        )
+    sums = _sha(arrays)
+    for k, v in header.get("checksums", {}).items():
+        if sums.get(k) != v:
+            raise BlueprintError(
+                f"{p}: array {k!r} does not match its checksum (damaged or edited)"
+            )
+    return header, arrays
+
+
+class BlueprintTrainer:
+    """External-sampling MCCFR on a :class:`HoldemGame` (see the module docstring).
+
+    Examples
+    --------
+    >>> from checkraise.games.holdem import HoldemRules
+    >>> game = HoldemGame("tiny", HoldemRules(stack=400),
+    ...                   HoldemCards(buckets=(2, 2, 2, 2), recall=True, deals=100))
+    >>> t = BlueprintTrainer(game, seed=1)
+    >>> t.iterate(500)
+    >>> t.iteration, t.average_strategy().shape == (t.num_entries,)
+    (500, True)
+    """
+
+    def __init__(
+        self,
+        game: HoldemGame,
+        seed: int = 0,
+        threads: int = 1,
+        settings: TrainSettings | None = None,
+    ) -> None:
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise ConfigError(f"threads={threads!r}; expected a whole number >= 1")
+        self.game = game
+        self.seed = int(seed)
+        self.threads = threads
+        self.settings = settings if settings is not None else TrainSettings()
+        self.node_offset, self.dec_offset, self.dec_buckets = _layout(game)
+        tree = game.tree
+        n = int(np.sum(self.dec_buckets * tree.num_children[tree.decision_nodes]))
+        self.num_entries = n
+        self.regrets = np.zeros(n, dtype=np.int32)
+        self.sums = np.zeros(n, dtype=np.float32)
+        w = threads if threads > 1 else 1
+        m = n if threads > 1 else 0
+        self._dreg = np.zeros((w, m), dtype=np.int32)
+        self._dcum = np.zeros((w, m), dtype=np.float32)
+        self.iteration = 0
+        self.nodes_met = 0
+        self.seconds = 0.0
+        self.weight = 0.0  # iterations counted with linear CFR's discounts
+
+    # -- sizes
+    @property
+    def num_infosets(self) -> int:
+        return int(self.dec_buckets.sum())
+
+    @property
+    def memory_bytes(self) -> int:
+        return int(self.regrets.nbytes + self.sums.nbytes + self._dreg.nbytes + self._dcum.nbytes)
+
+    def regret_proxy(self) -> float:
+        """Exploitability proxy: the sum over information sets of the largest positive
+        regret, divided by the (discounted) number of iterations, in chips per iteration.
+        CFR's bound on exploitability has this form (Zinkevich et al. 2007); sampled, it
+        is a trend line, not a guarantee."""
+        from checkraise.solvers._mccfr_kernels import positive_regret_sum
+
+        tree = self.game.tree
+        total = positive_regret_sum(
+            self.regrets, self.dec_offset, tree.num_children[tree.decision_nodes], self.dec_buckets
+        )
+        return float(total) / self.weight if self.weight > 0 else float("nan")
+
+    def touched(self) -> int:
+        """Information sets whose regrets or sums have moved from zero."""
+        tree = self.game.tree
+        na = tree.num_children[tree.decision_nodes]
+        moved = (self.regrets != 0) | (self.sums != 0)
+        total = 0
+        for d in range(tree.num_decisions):
+            block = moved[self.dec_offset[d] : self.dec_offset[d] + self.dec_buckets[d] * na[d]]
+            total += int(block.reshape(-1, na[d]).any(axis=1).sum())
+        return total
+
+    # -- training
+    def _chunk_end(self, end: int) -> int:
+        s = self.settings
+        step = s.batch * self.threads
+        stop = min(end, (self.iteration // step + 1) * step)
+        if self.iteration < s.discount_until:
+            stop = min(stop, (self.iteration // s.discount_every + 1) * s.discount_every)
+        return stop
+
+    def iterate(
+        self, iterations: int, progress: Callable[[BlueprintTrainer], None] | None = None
+    ) -> None:
+        """Run ``iterations`` more iterations (one traversal per position each)."""
+        from checkraise.solvers._mccfr_kernels import merge, run_workers
+
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
+            raise ConfigError(f"iterations={iterations!r}; expected a whole number >= 0")
+        s = self.settings
+        tree = self.game.tree
+        tables = self.game.cards.kernel_tables()
+        pool_deals = self.game.cards.deals
+        if pool_deals:
+            _, pool_b, pool_w = self.game.cards.pool
+        else:
+            pool_b = np.zeros((0, 2, 4), dtype=np.int64)
+            pool_w = np.zeros(0, dtype=np.int64)
+        end = self.iteration + iterations
+        while self.iteration < end:
+            stop = self._chunk_end(end)
+            chunk = stop - self.iteration
+            counts = np.full(self.threads, chunk // self.threads, dtype=np.int64)
+            counts[: chunk % self.threads] += 1
+            state = np.random.SeedSequence([self.seed, self.iteration]).generate_state(
+                self.threads, np.uint64
+            ).astype(np.uint64)
+            t0 = time.perf_counter()
+            self.nodes_met += run_workers(  # type: ignore[call-arg]
+                counts,
+                state,
+                tree.kind,
+                tree.player,
+                tree.street,
+                tree.committed,
+                tree.first_child,
+                tree.num_children,
+                self.node_offset,
+                self.regrets,
+                self._dreg,
+                self.sums,
+                self._dcum,
+                s.prune_from,
+                s.prune_prob,
+                s.prune_below,
+                s.floor,
+                *tables,
+                pool_b,
+                pool_w,
+                self.iteration,
+            )
+            if self.threads > 1:
+                merge(self.regrets, self._dreg, self.sums, self._dcum, s.floor)
+            self.iteration = stop
+            self.weight += chunk
+            if self.iteration <= s.discount_until and self.iteration % s.discount_every == 0:
+                k = self.iteration // s.discount_every
+                d = k / (k + 1)
+                self.regrets[:] = (self.regrets.astype(np.float64) * d).astype(np.int32)
+                self.sums *= np.float32(d)
+                self.weight *= d
+            self.seconds += time.perf_counter() - t0
+            if progress is not None:
+                progress(self)
+
+    def average_strategy(self) -> F32:
+        """The normalised average strategy, one row per information set (flat)."""
+        from checkraise.solvers._mccfr_kernels import average_strategy
+
+        tree = self.game.tree
+        out = np.zeros(self.num_entries, dtype=np.float32)
+        average_strategy(
+            self.sums,
+            self.regrets,
+            self.dec_offset,
+            tree.num_children[tree.decision_nodes],
+            self.dec_buckets,
+            out,
+        )
+        return out
+
+    # -- files
+    def header(self) -> dict[str, Any]:
+        return {
+            "game": dict(self.game.params),
+            "settings": asdict(self.settings),
+            "seed": self.seed,
+            "threads": self.threads,
+            "iteration": self.iteration,
+            "nodes_met": self.nodes_met,
+            "seconds": round(self.seconds, 3),
+            "weight": self.weight,
+            "entries": self.num_entries,
+            "infosets": self.num_infosets,
+        }
+
+    def save(self, path: str | Path, command: str = "") -> Path:
+        """Write a checkpoint (``.npz`` + JSON header, atomically) to resume from."""
+        p = Path(path)
+        header = dict(
+            self.header(),
+            format=CHECKPOINT_FORMAT,
+            format_version=FORMAT_VERSION,
+            command=command,
+            saved=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        )
+        _write(p, header, {"regrets": self.regrets, "sums": self.sums})
+        return p
+
+    @classmethod
+    def load(cls, path: str | Path, threads: int | None = None) -> BlueprintTrainer:
+        """Resume from a checkpoint; ``threads`` defaults to the checkpoint's."""
+        header, arrays = _read(path, CHECKPOINT_FORMAT)
+        game = game_from_dict(header["game"])
+        t = cls(
+            game,
+            seed=int(header["seed"]),
+            threads=int(threads if threads is not None else header["threads"]),
+            settings=TrainSettings(**header["settings"]),
+        )
+        if arrays["regrets"].shape != (t.num_entries,):
+            raise BlueprintError(
+                f"{path}: tables of {arrays['regrets'].shape[0]} entries; "
+                f"the game needs {t.num_entries}"
+            )
+        t.regrets[:] = arrays["regrets"]
+        t.sums[:] = arrays["sums"]
+        t.iteration = int(header["iteration"])
+        t.nodes_met = int(header["nodes_met"])
+        t.seconds = float(header["seconds"])
+        t.weight = float(header["weight"])
+        return t
+
+    def blueprint(self, command: str = "") -> Blueprint:
+        """The average strategy as a :class:`Blueprint`."""
+        return Blueprint(self.game, self.average_strategy(), dict(self.header(), command=command))
+
+
+class Blueprint:
+    """A trained strategy of abstract HUNL: ``strategy`` rows per (decision, bucket).
+
+    Saved as ``.npz`` + JSON header with the probabilities in 1/65535 steps
+    (``uint16``), which keeps the shipped file small.
+    """
+
+    def __init__(self, game: HoldemGame, strategy: F32, header: dict[str, Any]) -> None:
+        self.game = game
+        self.node_offset, self.dec_offset, self.dec_buckets = _layout(game)
+        self.strategy = np.asarray(strategy, dtype=np.float32)
+        self.header = header
+
+    def row(self, node: int, bucket: int) -> F32:
+        """The action probabilities at betting node ``node`` for ``bucket``."""
+        tree = self.game.tree
+        if tree.kind[node] != DECISION:
+            raise ConfigError(f"node {node} ({tree.lines[node]!r}) is not a decision")
+        na = int(tree.num_children[node])
+        base = int(self.node_offset[node]) + int(bucket) * na
+        row: F32 = self.strategy[base : base + na]
+        return row
+
+    def save(self, path: str | Path) -> Path:
+        p = Path(path)
+        q = np.round(self.strategy.astype(np.float64) * 65535).astype(np.uint16)
+        header = dict(
+            self.header,
+            format=BLUEPRINT_FORMAT,
+            format_version=FORMAT_VERSION,
+            game=dict(self.game.params),
+        )
+        _write(p, header, {"strategy": q})
+        return p
+
+    @classmethod
+    def load(cls, path: str | Path) -> Blueprint:
+        from checkraise.solvers._mccfr_kernels import normalise_rows
+
+        header, arrays = _read(path, BLUEPRINT_FORMAT)
+        game = game_from_dict(header["game"])
+        q = arrays["strategy"].astype(np.float32)
+        bp = cls(game, q, header)
+        na = game.tree.num_children[game.tree.decision_nodes]
+        if bp.strategy.shape[0] != int(np.sum(bp.dec_buckets * na)):
+            raise BlueprintError(
+                f"{path}: strategy has {bp.strategy.shape[0]} entries; "
+                "the game in its header needs another number"
+            )
+        normalise_rows(bp.strategy, bp.dec_offset, na, bp.dec_buckets)
+        return bp
+
+
+def strategy_on_tree(game: HoldemGame, strategy: F32, tree: Any) -> npt.NDArray[np.float64]:
+    """A flat strategy re-laid as rows of ``tree``'s information sets (a :class:`GameTree` of
+    ``game``), for the exact best response and the tabular solvers' tools."""
+    node_offset, _, _ = _layout(game)
+    where = {line: n for n, line in enumerate(game.tree.lines) if game.tree.kind[n] == DECISION}
+    probs = np.zeros(tree.legal.shape)
+    for i, key in enumerate(tree.infoset_keys):
+        _, bucket, line = key.split("|", 2)
+        node = where[line]
+        na = int(game.tree.num_children[node])
+        base = int(node_offset[node]) + int(bucket) * na
+        probs[i, :na] = strategy[base : base + na]
+    return probs
