@@ -8,9 +8,10 @@ import numpy.typing as npt
 from checkraise._numba import njit, parallel_njit, prange
 from checkraise.abstraction._ehs_kernels import river_hand_value
 from checkraise.abstraction._iso_kernels import index_cards
+from checkraise.abstraction._table_kernels import board_river_buckets
 from checkraise.evaluator._kernels import rank7
 
-__all__ = ["deal_buckets", "pool_buckets"]
+__all__ = ["combo_buckets", "deal_buckets", "pool_buckets"]
 
 I64 = npt.NDArray[np.int64]
 
@@ -77,3 +78,55 @@ def pool_buckets(
         for p in range(2):
             for s in range(4):
                 out[i, p, s] = b[p, s]
+
+
+@njit
+def combo_buckets(
+    street: int,
+    board: npt.NDArray[np.uint8],
+    combos: npt.NDArray[np.uint8],
+    preflop: npt.NDArray[np.uint16],
+    flop: npt.NDArray[np.uint16],
+    turn: npt.NDArray[np.uint16],
+    river_thresholds: I64,
+    coarse: I64,
+    recall: bool,
+    nb: I64,
+    out: I64,
+) -> None:
+    """The bucket on ``street`` of every combo (``combos[n, 2]``) on ``board`` (-1 if dead).
+
+    Same numbers as :func:`deal_buckets`; the river buckets of all hands come from one
+    sorted sweep of the board.
+    """
+    dead = np.int64(0)
+    for j in range(board.shape[0]):
+        dead |= np.int64(1) << np.int64(board[j])
+    river = np.full((52, 52), -1, dtype=np.int16)
+    if street == 3:
+        board_river_buckets(board, river_thresholds, river)
+    hand = np.empty(7, dtype=np.uint8)
+    for j in range(board.shape[0]):
+        hand[2 + j] = board[j]
+    for i in range(combos.shape[0]):
+        a = combos[i, 0]
+        b = combos[i, 1]
+        if (dead >> np.int64(a)) & 1 or (dead >> np.int64(b)) & 1:
+            out[i] = -1
+            continue
+        hand[0] = a
+        hand[1] = b
+        acc = 0
+        first = 0 if recall else street
+        for s in range(first, street + 1):
+            if s == 0:
+                raw = int(preflop[index_cards(0, hand[:2])])
+            elif s == 1:
+                raw = int(flop[index_cards(1, hand[:5])])
+            elif s == 2:
+                raw = int(turn[index_cards(2, hand[:6])])
+            else:
+                raw = int(river[a, b])
+            c = int(coarse[s, raw])
+            acc = acc * (nb[s] // nb[s - 1]) + c if (recall and s > 0) else c
+        out[i] = acc

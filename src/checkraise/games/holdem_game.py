@@ -128,6 +128,19 @@ class HoldemCards:
         winner = deal_buckets(np.asarray(deal, dtype=np.uint8), out, *self.kernel_tables())
         return out, int(winner)
 
+    def combo_buckets(self, street: int, board: tuple[int, ...]) -> I64:
+        """The bucket on ``street`` of each of the 1,326 combos on ``board`` (-1: clashes).
+
+        ``board`` holds at least the street's cards (extra cards are ignored).
+        """
+        from checkraise.cards import COMBO_CARDS
+        from checkraise.games._holdem_kernels import combo_buckets
+
+        out = np.zeros(COMBO_CARDS.shape[0], dtype=np.int64)
+        cards = np.asarray(board[: BOARD_AT[street]], dtype=np.uint8)
+        combo_buckets(street, cards, COMBO_CARDS.astype(np.uint8), *self.kernel_tables(), out)  # type: ignore[call-arg]
+        return out
+
     @cached_property
     def pool(self) -> tuple[npt.NDArray[np.uint8], I64, I64]:
         """``(deals[N, 9], buckets[N, 2, 4], winner[N])`` of the seeded pool (empty without one)."""
@@ -333,9 +346,7 @@ class HoldemState(State):
         street = self.dealt
         seen0 = (*self.buckets[0], self._bucket(0, street, cards))
         seen1 = (*self.buckets[1], self._bucket(1, street, cards))
-        return HoldemState(
-            self.game, self.node, self.dealt + 1, None, (seen0, seen1), cards
-        )
+        return HoldemState(self.game, self.node, self.dealt + 1, None, (seen0, seen1), cards)
 
     def _bucket(self, p: int, street: int, cards: tuple[int, ...]) -> int:
         ab = self.game.cards

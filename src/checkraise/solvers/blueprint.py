@@ -408,6 +408,16 @@ class Blueprint:
         row: F32 = self.strategy[base : base + na]
         return row
 
+    def rows(self, node: int, buckets: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        """The rows at ``node`` of many hands at once (``buckets``; -1 gives a zero row)."""
+        na = int(self.game.tree.num_children[node])
+        out = np.zeros((buckets.shape[0], na))
+        live = buckets >= 0
+        base = int(self.node_offset[node])
+        for k in range(na):
+            out[live, k] = self.strategy[base + buckets[live] * na + k]
+        return out
+
     def save(self, path: str | Path) -> Path:
         p = Path(path)
         q = np.round(self.strategy.astype(np.float64) * 65535).astype(np.uint16)
