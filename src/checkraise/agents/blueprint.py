@@ -89,6 +89,10 @@ class BlueprintAgent(BaseAgent):
     ----------
     file : str
         ``small`` (shipped) or the path of a blueprint ``.npz`` or training folder.
+    threshold : float
+        Purification (Ganzfried & Sandholm 2012; Brown et al. 2015): actions below this
+        probability are dropped and the rest renormalised (0, the default, plays the
+        average strategy as it is).
     translation : str
         ``pseudo-harmonic`` (randomized, the default) or ``deterministic``.
     seed : int or None
@@ -96,9 +100,17 @@ class BlueprintAgent(BaseAgent):
     """
 
     def __init__(
-        self, *, file: str = "small", translation: str = "pseudo-harmonic", seed: int | None = None
+        self,
+        *,
+        file: str = "small",
+        translation: str = "pseudo-harmonic",
+        threshold: float = 0.0,
+        seed: int | None = None,
     ) -> None:
         super().__init__(seed=seed)
+        if not 0.0 <= threshold < 1.0:
+            raise ConfigError(f"threshold={threshold!r}; expected 0 <= threshold < 1")
+        self.threshold = float(threshold)
         if translation not in TRANSLATIONS:
             raise ConfigError(
                 f"translation={translation!r}; expected one of {one_of(TRANSLATIONS)}"
@@ -252,10 +264,19 @@ class BlueprintAgent(BaseAgent):
         i = int(np.flatnonzero((COMBO_CARDS[:, 0] == a) & (COMBO_CARDS[:, 1] == b))[0])
         return int(buckets[i])
 
+    def _purify(self, rows: Any) -> Any:
+        """Rows normalised, actions below the threshold dropped (unless all are)."""
+        out = np.asarray(rows, dtype=np.float64).copy()
+        if self.threshold > 0.0:
+            keep = out >= self.threshold * out.sum(axis=1, keepdims=True)
+            keep[~keep.any(axis=1)] = True
+            out = np.where(keep, out, 0.0)
+        return out / out.sum(axis=1, keepdims=True)
+
     def act(self, observation: Observation) -> Action:
         node = self._locate(observation)
-        row = self.blueprint.row(node, self._my_bucket(observation)).astype(np.float64)
-        k = int(self.rng.choice(row.shape[0], p=row / row.sum()))
+        row = self._purify(self.blueprint.row(node, self._my_bucket(observation))[None, :])[0]
+        k = int(self.rng.choice(row.shape[0], p=row))
         child = int(self.tree.first_child[node]) + k
         self._mine[len(observation.history)] = child
         return self._real(node, child, observation)
@@ -269,7 +290,7 @@ class BlueprintAgent(BaseAgent):
         na = int(self.tree.num_children[node])
         rows = self.blueprint.rows(node, buckets)
         live = buckets >= 0
-        rows[live] /= rows[live].sum(axis=1, keepdims=True)
+        rows[live] = self._purify(rows[live])
         real = [
             self._real(node, int(self.tree.first_child[node]) + k, observation) for k in range(na)
         ]
