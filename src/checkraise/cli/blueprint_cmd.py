@@ -48,6 +48,11 @@ def train(
     stack: int = typer.Option(20000, "--stack", help="Stacks in chips (ACPC: 20,000)."),
     seed: int = typer.Option(1, "--seed", callback=check_seed, help="Seed of the sampling."),
     threads: int = typer.Option(1, "--threads", help="Worker threads on this machine."),
+    river_table: bool = typer.Option(
+        True,
+        "--river-table/--no-river-table",
+        help="Build the river bucket of every class first (123 MB, ~30 s): 40% faster.",
+    ),
     checkpoint_minutes: float = typer.Option(
         10.0, "--checkpoint-minutes", help="Minutes between checkpoints."
     ),
@@ -94,6 +99,8 @@ def train(
         claim_out_folder(out, RUN_FILES, NO_LOGS, force=force, command="blueprint train")
         game = HoldemGame(load_actions(preset), HoldemRules(stack=stack), HoldemCards(abstraction))
         trainer = BlueprintTrainer(game, seed=seed or 0, threads=threads)
+    if river_table and backend == "local":
+        trainer.use_river_table()
     step_fn = None
     if backend == "ray":
         from checkraise.cli._options import open_backend
