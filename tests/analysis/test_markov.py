@@ -144,3 +144,19 @@ def test_trails_of_real_hands() -> None:
             assert {s for s, o in enumerate(t.observations) if o is not None} == acted
     assert next(trails, None) is None
     assert {1, 2} <= lengths
+
+
+@pytest.mark.parametrize(("trail", "message"), [
+    (Trail((0, 5), (0, 1)), "category 5 on street 1, expected 0..2"),
+    (Trail((0, 1), (0, 7)), "observation 7 on street 1, expected 0..2"),
+    (Trail((0,), (0, 1)), "1 categories and 2 observations"),
+])
+def test_bad_trails_are_refused(trail: Trail, message: str) -> None:
+    with pytest.raises(MarkovModelError, match=message):
+        fit([trail], states=(2, 3), symbols=3)
+
+
+def test_filter_refuses_unknown_symbols() -> None:
+    model = MarkovModel.from_json(_random_model((4, 11, 11, 11), 9, 1).to_json())
+    with pytest.raises(MarkovModelError, match=r"observation 9 on street 0: expected None or 0"):
+        model.filter([9])

@@ -22,6 +22,7 @@ histories that show every player's cards:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -188,8 +189,6 @@ def compare(
         markov = fit([t for p in tr for t in trails[p]], seed=seed, smoothing=smoothing,
                      command=command)
         if out is not None:
-            import json
-
             (out / f"model_fold{k}.json").write_text(json.dumps(config, indent=1) + "\n")
             markov.save(out / f"markov_fold{k}.json")
         result = evaluate_hands([h for p in te for h in hands[p]], model=DFModel(config),

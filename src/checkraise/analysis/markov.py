@@ -387,10 +387,13 @@ def fit(
             raise MarkovModelError(f"trail {trail} has {len(trail.categories)} categories and "
                                    f"{len(trail.observations)} observations: expected as many "
                                    f"of each, 1..{len(states)}")
-        for s, c in enumerate(trail.categories):
+        for s, (c, o) in enumerate(zip(trail.categories, trail.observations, strict=True)):
             if c is not None and not 0 <= c < states[s]:
                 raise MarkovModelError(f"trail {trail}: category {c} on street {s}, expected "
                                        f"0..{states[s] - 1}")
+            if o is not None and not 0 <= o < symbols:
+                raise MarkovModelError(f"trail {trail}: observation {o} on street {s}, "
+                                       f"expected 0..{symbols - 1}")
     labelled = sum(w for t, w in weights.items() if None not in t.categories)
     total = sum(weights.values())
     header: dict[str, Any] = {"seed": seed, "smoothing": smoothing, "trails": total,

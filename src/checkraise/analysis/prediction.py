@@ -261,6 +261,7 @@ def _score_hand(
     adapted = predict_from_actions(acts, board, scored, model=model, adaptations=adaptations,
                                    flop_runouts=flop_runouts,
                                    last_street=3 if len(board) == 5 else len(board) - 2)
+    summary = summarize(acts)
     for seat in scored:
         result.players += 1
         c0, c1 = hand.seats[seat].hole_cards
@@ -275,7 +276,6 @@ def _score_hand(
             row["adapted"].add(adapted[seat].streets[street], true, cats)
         if markov is not None and result.categories is not None:
             streets = len(plain[seat].streets)
-            summary = summarize(acts)
             observed = [summary.get((seat, s)) for s in range(streets)]
             posterior = markov.filter([OBSERVATIONS.index(a.cls) if a is not None else None
                                        for a in observed])
