@@ -403,9 +403,11 @@ def fit(
                           tuple(np.full((k, symbols), 1.0 / symbols) for k in states))
     # The known trails' counts do not depend on the model: on them alone one step is the fit.
     known = {t: w for t, w in weights.items() if None not in t.categories}
-    model = _counts_to_model(*_expected(uniform, known)[:3], smoothing, header)
+    unknown = {t: w for t, w in weights.items() if None in t.categories}
+    counts = _expected(uniform, known)[:3]
+    model = _counts_to_model(*counts, smoothing, header)
     history: list[float] = []
-    if labelled < total:
+    if unknown:
         # Baum-Welch, started half-way between the known trails' fit and a seeded random
         # model, so that the unknown states are not all started alike.
         rng = np.random.default_rng(seed)
@@ -416,16 +418,32 @@ def fit(
         model = MarkovModel(mix(model.initial), tuple(mix(t) for t in model.transitions),
                             tuple(mix(e) for e in model.emissions), header)
         for _ in range(iterations):
-            first, trans, emit, ll = _expected(model, weights)
-            history.append(ll / total)
-            model = _counts_to_model(first, trans, emit, smoothing, header)
+            # The known trails' counts never change: only the unknown ones are recomputed.
+            first, trans, emit, ll = _expected(model, unknown)
+            history.append((ll + _complete_log_likelihood(model, *counts)) / total)
+            model = _counts_to_model(first + counts[0], [a + b for a, b in zip(
+                trans, counts[1], strict=True)], [a + b for a, b in zip(
+                    emit, counts[2], strict=True)], smoothing, header)
             if len(history) >= 2 and history[-1] - history[-2] < tol:
                 break
-    final = dict(header, iterations=max(len(history), 1),
-                 log_likelihood=_expected(model, weights)[3] / total)
+    ll_final = _expected(model, unknown)[3] + _complete_log_likelihood(model, *counts)
+    final = dict(header, iterations=max(len(history), 1), log_likelihood=ll_final / total)
     if history:
         final["log_likelihood_history"] = history
     return MarkovModel(model.initial, model.transitions, model.emissions, final)
+
+
+def _complete_log_likelihood(
+    model: MarkovModel, first: FloatArray, trans: list[FloatArray], emit: list[FloatArray]
+) -> float:
+    """Log-likelihood of trails with known categories from their counts alone."""
+    total = 0.0
+    pairs = [(first, model.initial), *zip(trans, model.transitions, strict=True),
+             *zip(emit, model.emissions, strict=True)]
+    for c, p in pairs:
+        used = c > 0
+        total += float(np.sum(c[used] * np.log(p[used])))
+    return total
 
 
 def _expected(
