@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -63,15 +64,16 @@ def _max_error(a: MarkovModel, b: MarkovModel) -> float:
 
 def test_fit_recovers_a_model_from_its_samples() -> None:
     truth = _random_model((3, 4, 4), 4, seed=11)
-    fitted = fit(truth.sample(20_000, seed=1), states=(3, 4, 4), symbols=4, smoothing=0.0)
+    trails = truth.sample(20_000, seed=1)
+    fitted = fit(trails, states=(3, 4, 4), symbols=4, smoothing=0.0)
     assert _max_error(fitted, truth) < 0.03
     assert fitted.header["iterations"] == 1 and fitted.header["labelled"] == 20_000
-    trails = truth.sample(20_000, seed=1)
     by_hand = np.mean([
-        np.log(fitted.initial[t.categories[0]])
-        + sum(np.log(fitted.transitions[s][t.categories[s], t.categories[s + 1]])
+        math.log(fitted.initial[t.categories[0]])
+        + sum(math.log(fitted.transitions[s][t.categories[s], t.categories[s + 1]])
               for s in range(2))
-        + sum(np.log(fitted.emissions[s][t.categories[s], t.observations[s]]) for s in range(3))
+        + sum(math.log(fitted.emissions[s][t.categories[s], t.observations[s]])
+              for s in range(3))
         for t in trails])
     assert fitted.header["log_likelihood"] == pytest.approx(by_hand, rel=1e-12)
     # A far model would have been no better than a random one.
