@@ -213,18 +213,20 @@ class MarkovModel:
         [Trail(categories=(0, 0), observations=(0, 0))]
         """
         rng = np.random.default_rng(seed)
-        out = []
-        for _ in range(n):
-            cats: list[int | None] = []
-            obs: list[int | None] = []
-            c = int(rng.choice(len(self.initial), p=self.initial))
-            for s in range(len(self.states)):
-                if s:
-                    c = int(rng.choice(self.states[s], p=self.transitions[s - 1][c]))
-                cats.append(c)
-                obs.append(int(rng.choice(self.symbols, p=self.emissions[s][c])))
-            out.append(Trail(tuple(cats), tuple(obs)))
-        return out
+
+        def draw(rows: FloatArray) -> npt.NDArray[np.int64]:
+            # Inverse CDF, one uniform per trail: row i of ``rows`` is trail i's law.
+            cdf = np.cumsum(rows, axis=1)
+            picked = (rng.random(n)[:, None] * cdf[:, -1:] >= cdf).sum(axis=1)
+            out: npt.NDArray[np.int64] = np.minimum(picked, rows.shape[1] - 1).astype(np.int64)
+            return out
+
+        cats = [draw(np.tile(self.initial, (n, 1)))]
+        for s in range(1, len(self.states)):
+            cats.append(draw(self.transitions[s - 1][cats[-1]]))
+        obs = [draw(self.emissions[s][c]) for s, c in enumerate(cats)]
+        return [Trail(tuple(int(c[i]) for c in cats), tuple(int(o[i]) for o in obs))
+                for i in range(n)]
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form: a header, the names of states and symbols, the parameters."""
