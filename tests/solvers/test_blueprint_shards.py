@@ -54,8 +54,8 @@ def _twin(game: HoldemGame, seed: int, settings: TrainSettings, rounds: list[tup
           workers: int) -> tuple[np.ndarray, np.ndarray, float]:
     """The sharded run written out plainly: per round, independent one-thread trainers
     (seeded from (seed, round start, worker), no discount of their own) from the round's
-    regrets; their changes summed in int64 and clamped to the floor; then linear CFR's
-    discount at a discount point."""
+    regrets; the new regrets are the mean of theirs (rounded half up), the strategy sums
+    add up; then linear CFR's discount at a discount point."""
     probe = BlueprintTrainer(game, settings=settings)
     regrets = np.zeros(probe.num_entries, dtype=np.int64)
     sums = np.zeros(probe.num_entries, dtype=np.float64)
@@ -63,7 +63,7 @@ def _twin(game: HoldemGame, seed: int, settings: TrainSettings, rounds: list[tup
     quiet = replace(settings, discount_until=0)
     for start, stop in rounds:
         n = stop - start
-        total_r = regrets.copy()
+        ends = []
         total_s = sums.copy()
         for w in range(workers):
             share = n // workers + (1 if w < n % workers else 0)
@@ -72,11 +72,11 @@ def _twin(game: HoldemGame, seed: int, settings: TrainSettings, rounds: list[tup
             t.regrets[:] = regrets
             t.iteration = start
             t.iterate(share)
-            total_r += t.regrets.astype(np.int64) - regrets
+            ends.append(t.regrets.astype(np.int64))
             total_s += t.sums
-        regrets = np.clip(total_r, settings.floor, 2**31 - 1)
+        regrets = np.floor(np.mean(ends, axis=0) + 0.5).astype(np.int64)
         sums = total_s.astype(np.float32).astype(np.float64)
-        weight += n
+        weight += n / workers
         if stop <= settings.discount_until and stop % settings.discount_every == 0:
             d = (stop // settings.discount_every) / (stop // settings.discount_every + 1)
             regrets = (regrets.astype(np.int32).astype(np.float64) * d).astype(np.int32)
@@ -101,7 +101,7 @@ def test_rounds_equal_a_naive_twin_with_linear_discounts(game: HoldemGame) -> No
 
 def test_iteration_weight_and_discounts_follow_iterate(game: HoldemGame) -> None:
     # Linear CFR by hand: 1,000 -> x1/2 = 500; +1,000 -> x2/3 = 1,000; +1,000 -> x3/4 = 1,500;
-    # then no more discounts: +2,000 = 3,500.
+    # then no more discounts: +2,000 = 3,500. Two items: the regrets hold half of that.
     settings = TrainSettings(discount_every=1_000, discount_until=3_000)
     sharded = BlueprintTrainer(game, seed=2, settings=settings)
     step = ShardedStep(LocalBackend(1), workers=2, round_iterations=1_500)
@@ -110,7 +110,7 @@ def test_iteration_weight_and_discounts_follow_iterate(game: HoldemGame) -> None
     local = BlueprintTrainer(game, seed=2, settings=settings)
     local.iterate(5_000)
     assert sharded.iteration == local.iteration == 5_000
-    assert sharded.weight == pytest.approx(3_500.0, rel=1e-12)
+    assert sharded.weight == pytest.approx(1_750.0, rel=1e-12)
     assert local.weight == pytest.approx(3_500.0, rel=1e-12)
     assert sharded.nodes_met > 5_000 * 2 * 3  # two traversals an iteration, >= 3 nodes each
     assert sharded.seconds > 0.0
@@ -152,23 +152,27 @@ def test_ray_and_local_backends_give_the_same_tables(
 def test_ray_shards_reach_the_quality_of_the_local_trainer(
     game: HoldemGame, tree: GameTree, ray_backend: Backend
 ) -> None:
-    n = 200_000
+    # Eight rounds (two linear CFR discounts) of two items on Ray against one process.
+    # Summing the items' regret changes instead of taking their mean diverges here
+    # (exploitability 9.3 chips after the 400,000 iterations).
+    n = 400_000
     local = BlueprintTrainer(game, seed=1)
     local.iterate(n)
     sharded = BlueprintTrainer(game, seed=1)
-    ShardedStep(ray_backend, workers=2)(sharded, n)
+    ShardedStep(ray_backend, workers=2, round_iterations=50_000)(sharded, n)
     uniform = np.ones(local.num_entries, dtype=np.float32)
     na = game.tree.num_children[game.tree.decision_nodes]
     normalise_rows(uniform, local.dec_offset, na, local.dec_buckets)
     e_uniform = _exploitability(game, tree, uniform)
     e_local = _exploitability(game, tree, local.average_strategy())
     e_ray = _exploitability(game, tree, sharded.average_strategy())
+    print(f"exploitability: uniform {e_uniform:.4f}, local {e_local:.4f}, ray {e_ray:.4f}")
     assert sharded.iteration == local.iteration == n
     # both far below the uniform strategy (66.6 chips), and the Ray run of the same order
-    # as the local one: within twice its exploitability
-    assert e_local < e_uniform / 50
-    assert e_ray < e_uniform / 50
-    assert e_ray < 2 * e_local
+    # as the local one (seeds alone move the local figure by 2x at this length)
+    assert e_local < e_uniform / 100
+    assert e_ray < e_uniform / 100
+    assert e_ray < 3 * e_local
 
 
 @ray_group
@@ -181,5 +185,5 @@ def test_cli_trains_a_blueprint_on_ray(ray_backend: Backend, tmp_path: Path) -> 
     bp = Blueprint.load(out / "blueprint.npz")
     assert bp.header["iteration"] == 20_000
     trainer = BlueprintTrainer.load(out / "checkpoint.npz")
-    assert trainer.iteration == 20_000 and trainer.weight == 20_000
+    assert trainer.iteration == 20_000 and trainer.weight == 10_000  # mean of two items
     assert trainer.regrets.any() and trainer.sums.any()

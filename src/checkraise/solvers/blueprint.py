@@ -204,7 +204,7 @@ class BlueprintTrainer:
         self.iteration = 0
         self.nodes_met = 0
         self.seconds = 0.0
-        self.weight = 0.0  # iterations counted with linear CFR's discounts
+        self.weight = 0.0  # iterations the regrets hold, with linear CFR's discounts
 
     # -- sizes
     @property
@@ -252,11 +252,12 @@ class BlueprintTrainer:
             stop = min(stop, (self.iteration // s.discount_every + 1) * s.discount_every)
         return stop
 
-    def _end_chunk(self, stop: int) -> None:
+    def _end_chunk(self, stop: int, counted: float | None = None) -> None:
         """The bookkeeping after the iterations up to ``stop`` are in the tables: the
-        count, the weight of the average, and linear CFR's discount at a discount point."""
+        count, the weight (``counted`` more, default ``stop - iteration``) and linear
+        CFR's discount at a discount point."""
         s = self.settings
-        self.weight += stop - self.iteration
+        self.weight += stop - self.iteration if counted is None else counted
         self.iteration = stop
         if self.iteration <= s.discount_until and self.iteration % s.discount_every == 0:
             k = self.iteration // s.discount_every
