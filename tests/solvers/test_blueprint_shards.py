@@ -152,14 +152,13 @@ def test_ray_and_local_backends_give_the_same_tables(
 def test_ray_shards_reach_the_quality_of_the_local_trainer(
     game: HoldemGame, tree: GameTree, ray_backend: Backend
 ) -> None:
-    # Eight rounds (two linear CFR discounts) of two items on Ray against one process.
-    # Summing the items' regret changes instead of taking their mean diverges here
-    # (exploitability 9.3 chips after the 400,000 iterations).
-    n = 400_000
+    # Eight rounds of two items on Ray against one process. Summing the items' regret
+    # changes instead of taking their mean goes astray here (exploitability 6.3 chips).
+    n = 200_000
     local = BlueprintTrainer(game, seed=1)
     local.iterate(n)
     sharded = BlueprintTrainer(game, seed=1)
-    ShardedStep(ray_backend, workers=2, round_iterations=50_000)(sharded, n)
+    ShardedStep(ray_backend, workers=2, round_iterations=25_000)(sharded, n)
     uniform = np.ones(local.num_entries, dtype=np.float32)
     na = game.tree.num_children[game.tree.decision_nodes]
     normalise_rows(uniform, local.dec_offset, na, local.dec_buckets)
@@ -169,10 +168,10 @@ def test_ray_shards_reach_the_quality_of_the_local_trainer(
     print(f"exploitability: uniform {e_uniform:.4f}, local {e_local:.4f}, ray {e_ray:.4f}")
     assert sharded.iteration == local.iteration == n
     # both far below the uniform strategy (66.6 chips), and the Ray run of the same order
-    # as the local one (seeds alone move the local figure by 2x at this length)
+    # as the local one
     assert e_local < e_uniform / 100
     assert e_ray < e_uniform / 100
-    assert e_ray < 3 * e_local
+    assert e_ray < 2 * e_local
 
 
 @ray_group
