@@ -86,17 +86,21 @@ def _twin(game: HoldemGame, seed: int, settings: TrainSettings, rounds: list[tup
 
 
 def test_rounds_equal_a_naive_twin_with_linear_discounts(game: HoldemGame) -> None:
-    # Rounds end at multiples of 1,500 and at the discount points 1,000, 2,000 and 3,000.
-    settings = TrainSettings(discount_every=1_000, discount_until=3_000)
+    # Rounds end at multiples of 1,500, at the discount points 1,000, 2,000 and 3,000,
+    # and where pruning starts (1,200).
+    settings = TrainSettings(discount_every=1_000, discount_until=3_000, prune_from=1_200,
+                             prune_below=-2_000, floor=-3_000)
     trainer = BlueprintTrainer(game, seed=5, settings=settings)
     ShardedStep(LocalBackend(1), workers=3, round_iterations=1_500)(trainer, 4_000)
-    rounds = [(0, 1_000), (1_000, 1_500), (1_500, 2_000), (2_000, 3_000), (3_000, 4_000)]
+    rounds = [(0, 1_000), (1_000, 1_200), (1_200, 1_500), (1_500, 2_000), (2_000, 3_000),
+              (3_000, 4_000)]
     regrets, sums, weight = _twin(game, 5, settings, rounds, workers=3)
     assert trainer.iteration == 4_000
     np.testing.assert_array_equal(trainer.regrets, regrets)
     np.testing.assert_array_equal(trainer.sums, sums)
     assert trainer.weight == pytest.approx(weight, rel=1e-12)
     assert np.count_nonzero(trainer.regrets) > trainer.num_entries // 2
+    assert (trainer.regrets == settings.floor).any()  # the floor and pruning were at work
 
 
 def test_iteration_weight_and_discounts_follow_iterate(game: HoldemGame) -> None:
