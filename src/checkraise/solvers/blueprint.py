@@ -273,7 +273,7 @@ class BlueprintTrainer:
         self.iteration = 0
         self.nodes_met = 0
         self.seconds = 0.0
-        self.weight = 0.0  # iterations counted with linear CFR's discounts
+        self.weight = 0.0  # iterations the regrets hold, with linear CFR's discounts
 
     # -- sizes
     @property
@@ -315,13 +315,31 @@ class BlueprintTrainer:
             self._river_table = self.game.cards.river_table()
 
     # -- training
-    def _chunk_end(self, end: int) -> int:
+    def _chunk_end(self, end: int, step: int | None = None) -> int:
+        """Where the chunk from ``self.iteration`` stops: ``end``, the next multiple of
+        ``step`` (default: a batch per thread) or, while discounting, the next discount
+        point, whichever comes first (the discount applies to whole chunks)."""
         s = self.settings
-        step = s.batch * self.threads
+        if step is None:
+            step = s.batch * self.threads
         stop = min(end, (self.iteration // step + 1) * step)
         if self.iteration < s.discount_until:
             stop = min(stop, (self.iteration // s.discount_every + 1) * s.discount_every)
         return stop
+
+    def _end_chunk(self, stop: int, counted: float | None = None) -> None:
+        """The bookkeeping after the iterations up to ``stop`` are in the tables: the
+        count, the weight (``counted`` more, default ``stop - iteration``) and linear
+        CFR's discount at a discount point."""
+        s = self.settings
+        self.weight += stop - self.iteration if counted is None else counted
+        self.iteration = stop
+        if self.iteration <= s.discount_until and self.iteration % s.discount_every == 0:
+            k = self.iteration // s.discount_every
+            d = k / (k + 1)
+            self.regrets[:] = (self.regrets.astype(np.float64) * d).astype(np.int32)
+            self.sums *= np.float32(d)
+            self.weight *= d
 
     def iterate(
         self, iterations: int, progress: Callable[[BlueprintTrainer], None] | None = None
@@ -379,14 +397,7 @@ class BlueprintTrainer:
             )
             if self.threads > 1:
                 merge(self.regrets, self._dreg, self.sums, self._dcum, s.floor)
-            self.iteration = stop
-            self.weight += chunk
-            if self.iteration <= s.discount_until and self.iteration % s.discount_every == 0:
-                k = self.iteration // s.discount_every
-                d = k / (k + 1)
-                self.regrets[:] = (self.regrets.astype(np.float64) * d).astype(np.int32)
-                self.sums *= np.float32(d)
-                self.weight *= d
+            self._end_chunk(stop)
             self.seconds += time.perf_counter() - t0
             if progress is not None:
                 progress(self)
