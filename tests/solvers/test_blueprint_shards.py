@@ -162,10 +162,10 @@ def test_ray_shards_reach_the_quality_of_the_local_trainer(
     local = BlueprintTrainer(game, seed=1)
     local.iterate(n)
     sharded = BlueprintTrainer(game, seed=1)
-    ShardedStep(ray_backend, workers=2, round_iterations=25_000)(sharded, n)
+    ShardedStep(ray_backend, workers=2, round_iterations=2_000)(sharded, n)
     uniform = np.ones(local.num_entries, dtype=np.float32)
-    na = game.tree.num_children[game.tree.decision_nodes]
-    normalise_rows(uniform, local.dec_offset, na, local.dec_buckets)
+    lay = local.layout
+    normalise_rows(uniform, lay.dec_base, lay.dec_stride, lay.dec_actions, lay.dec_buckets)
     e_uniform = _exploitability(game, tree, uniform)
     e_local = _exploitability(game, tree, local.average_strategy())
     e_ray = _exploitability(game, tree, sharded.average_strategy())

@@ -17,7 +17,8 @@ al. 2007) is convex, so it grows no faster than along one item's own run: the ta
 follow a regret-matching run of ``iterations / workers`` steps with the sampling noise
 of all the items averaged. The sum has no such bound, and on the tiny test game it
 goes astray: two items in rounds of 25,000 iterations end 200,000 iterations at
-exploitability 6.3 chips (mean: 0.33; one process: 0.31; uniform play: 66.6). The
+exploitability 4.0 chips (mean: 0.49, or 0.25 in rounds of 2,000; one process: 0.18;
+uniform play: 66.6). The
 regrets therefore hold ``iterations / workers`` iterations' worth, and so does the
 trainer's ``weight`` (the regret proxy's denominator); the floor and the pruning
 threshold keep their meaning of one run. The mean of values within the floor and
