@@ -142,9 +142,9 @@ def _read(path: str | Path, fmt: str) -> tuple[dict[str, Any], dict[str, npt.NDA
     try:
         with np.load(p, allow_pickle=False) as z:
             arrays = {k: z[k] for k in z.files}
-    except (OSError, ValueError) as exc:
-        if isinstance(exc, FileNotFoundError):
-            raise
+    except FileNotFoundError:
+        raise
+    except Exception as exc:  # zipfile, zlib, numpy format and pickle refusals alike
         raise BlueprintError(f"{p}: not a readable .npz file ({exc})") from exc
     try:
         header = json.loads(arrays.pop("header").tobytes().decode())
@@ -360,24 +360,34 @@ class BlueprintTrainer:
     def load(cls, path: str | Path, threads: int | None = None) -> BlueprintTrainer:
         """Resume from a checkpoint; ``threads`` defaults to the checkpoint's."""
         header, arrays = _read(path, CHECKPOINT_FORMAT)
-        game = game_from_dict(header["game"])
+        try:
+            game = game_from_dict(header["game"])
+            settings = TrainSettings(**header["settings"])
+            saved = {k: header[k] for k in ("seed", "threads", "iteration", "nodes_met")}
+            if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in saved.values()):
+                raise ValueError(f"{saved}: expected whole numbers >= 0")
+            seconds, weight = float(header["seconds"]), float(header["weight"])
+        except (KeyError, TypeError, ValueError) as exc:  # ConfigError is a ValueError
+            raise BlueprintError(f"{path}: the header does not describe a run: {exc}") from exc
         t = cls(
             game,
-            seed=int(header["seed"]),
-            threads=int(threads if threads is not None else header["threads"]),
-            settings=TrainSettings(**header["settings"]),
+            seed=saved["seed"],
+            threads=threads if threads is not None else max(1, saved["threads"]),
+            settings=settings,
         )
-        if arrays["regrets"].shape != (t.num_entries,):
+        tables = (arrays.get("regrets"), arrays.get("sums"))
+        if any(a is None or a.shape != (t.num_entries,) for a in tables):
+            shapes = [None if a is None else a.shape for a in tables]
             raise BlueprintError(
-                f"{path}: tables of {arrays['regrets'].shape[0]} entries; "
-                f"the game needs {t.num_entries}"
+                f"{path}: regrets and sums of shapes {shapes}; "
+                f"the game needs {t.num_entries} entries each"
             )
+        t.iteration = saved["iteration"]
+        t.nodes_met = saved["nodes_met"]
+        t.seconds = seconds
+        t.weight = weight
         t.regrets[:] = arrays["regrets"]
         t.sums[:] = arrays["sums"]
-        t.iteration = int(header["iteration"])
-        t.nodes_met = int(header["nodes_met"])
-        t.seconds = float(header["seconds"])
-        t.weight = float(header["weight"])
         return t
 
     def blueprint(self, command: str = "") -> Blueprint:
@@ -425,7 +435,10 @@ class Blueprint:
         from checkraise.solvers._mccfr_kernels import normalise_rows
 
         header, arrays = _read(path, BLUEPRINT_FORMAT)
-        game = game_from_dict(header["game"])
+        try:
+            game = game_from_dict(header["game"])
+        except (KeyError, TypeError, ValueError) as exc:  # ConfigError is a ValueError
+            raise BlueprintError(f"{path}: the header does not describe a game: {exc}") from exc
         q = arrays["strategy"].astype(np.float32)
         bp = cls(game, q, header)
         na = game.tree.num_children[game.tree.decision_nodes]
