@@ -294,7 +294,7 @@ def test_kernel_traversal_equals_the_naive_twin(use_delta: bool, prune: bool) ->
     rng = np.random.default_rng(11 + 2 * use_delta + prune)
     floor, prune_below = -9_000, -5_000
     checked = 0
-    for case in range(12):
+    for case in range(30):
         trav = case % 2
         # random regrets; every opponent row pure (one positive regret)
         reg = rng.integers(-8_000, 8_000, size=trainer.num_entries).astype(np.int32)
@@ -305,7 +305,10 @@ def test_kernel_traversal_equals_the_naive_twin(use_delta: bool, prune: bool) ->
                 if int(tree.player[node]) != trav:
                     # at least 100 from zero: the deltas below (under 50) keep it pure
                     row = -rng.integers(100, 5_000, size=n)
-                    row[rng.integers(n)] = rng.integers(100, 5_000)
+                    # mostly check/call (child 1 when a fold is there, else 0), to reach the river
+                    calls = 1 if int(tree.act_kind[tree.first_child[node]]) == 0 else 0
+                    pure = calls if rng.random() < 0.6 else rng.integers(n)
+                    row[pure] = rng.integers(100, 5_000)
                     reg[base : base + n] = row
                 elif case % 3 == 0:
                     reg[base : base + n] = 0  # uniform: halves in v(a) - v
@@ -353,4 +356,4 @@ def test_kernel_traversal_equals_the_naive_twin(use_delta: bool, prune: bool) ->
             assert np.array_equal(reg.astype(np.int64), expect)
             assert np.array_equal(cum, want_sums)
         checked += len(new)
-    assert checked > 100
+    assert checked > 500
