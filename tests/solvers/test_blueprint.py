@@ -260,6 +260,14 @@ def test_blueprint_round_trip_quantised(game: HoldemGame, tmp_path: Path) -> Non
     assert back.header["command"] == "cmd" and back.game.params == game.params
     assert np.abs(back.strategy - bp.strategy).max() <= 1 / 65535
     tree = game.tree
+    with np.load(path) as z:
+        q = z["strategy"].astype(np.int64)
+    na = tree.num_children[tree.decision_nodes]
+    for d, node in enumerate(tree.decision_nodes):
+        n, b = int(na[d]), int(game.cards.table_sizes[tree.street[node]])
+        block = q[back.dec_offset[d] : back.dec_offset[d] + n * b].reshape(b, n)
+        assert (block.sum(axis=1) == 65535).all()  # whole rows, no rescaling on load
+    assert (q[bp.strategy == 0] == 0).all()
     for node in tree.decision_nodes:
         for bucket in range(int(game.cards.table_sizes[tree.street[node]])):
             row = back.row(int(node), bucket)

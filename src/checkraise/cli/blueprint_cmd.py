@@ -91,9 +91,10 @@ def train(
             )
         trainer = BlueprintTrainer.load(out / CHECKPOINT, threads=threads)
     else:
-        claim_out_folder(out, RUN_FILES, NO_LOGS, force=force, command="blueprint train")
+        # every option is checked before --force may remove an earlier run's files
         game = HoldemGame(load_actions(preset), HoldemRules(stack=stack), HoldemCards(abstraction))
         trainer = BlueprintTrainer(game, seed=seed or 0, threads=threads)
+        claim_out_folder(out, RUN_FILES, NO_LOGS, force=force, command="blueprint train")
     step_fn = None
     if backend == "ray":
         from checkraise.cli._options import open_backend

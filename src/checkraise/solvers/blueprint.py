@@ -420,7 +420,8 @@ class Blueprint:
 
     def save(self, path: str | Path) -> Path:
         p = Path(path)
-        q = np.round(self.strategy.astype(np.float64) * 65535).astype(np.uint16)
+        na = self.game.tree.num_children[self.game.tree.decision_nodes]
+        q = _quantise(self.strategy, self.dec_offset, na, self.dec_buckets)
         header = dict(
             self.header,
             format=BLUEPRINT_FORMAT,
@@ -449,6 +450,32 @@ class Blueprint:
             )
         normalise_rows(bp.strategy, bp.dec_offset, na, bp.dec_buckets)
         return bp
+
+
+def _quantise(strategy: F32, offset: I64, num_children: I64, sizes: I64) -> npt.NDArray[np.uint16]:
+    """Rows in steps of 1/65535 that sum to exactly 65535 (largest remainders): each
+    probability moves by less than one step, and a zero stays zero. Rounding each entry
+    alone would leave rows off by up to half a step per action, and the rescaling on
+    load would then move entries by more than a step."""
+    x = np.asarray(strategy, dtype=np.float64)
+    out = np.zeros(x.shape[0], dtype=np.uint16)
+    for na in np.unique(num_children):
+        ds = np.flatnonzero(num_children == na)
+        starts = np.concatenate(
+            [offset[d] + np.arange(sizes[d], dtype=np.int64) * na for d in ds]
+        )
+        idx = starts[:, None] + np.arange(na)
+        rows = x[idx]
+        total = rows.sum(axis=1, keepdims=True)
+        rows = np.where(total > 0, rows / np.where(total > 0, total, 1.0), 1.0 / na) * 65535
+        low = np.floor(rows)
+        missing = 65535 - low.sum(axis=1, keepdims=True)
+        # rank of each entry's remainder within its row, largest first
+        order = np.argsort(low - rows, axis=1, kind="stable")
+        rank = np.empty_like(order)
+        np.put_along_axis(rank, order, np.broadcast_to(np.arange(na), order.shape), axis=1)
+        out[idx] = (low + (rank < missing)).astype(np.uint16)
+    return out
 
 
 def strategy_on_tree(game: HoldemGame, strategy: F32, tree: Any) -> npt.NDArray[np.float64]:
