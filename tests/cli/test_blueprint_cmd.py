@@ -102,6 +102,18 @@ def test_resume_continues_to_the_total(
     assert [json.loads(r)["iteration"] for r in rows] == [4_000, 20_000]
 
 
+def test_resume_keeps_the_runs_threads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    whole, part = tmp_path / "whole", tmp_path / "part"
+    two = [*TINY, "--threads", "2", "--seed", "5"]
+    assert main([*two, "--iterations", "8000", "--out", str(whole)]) == 0
+    assert main([*two, "--iterations", "4000", "--out", str(part)]) == 0
+    code, _, err = _run([*TINY, "--iterations", "8000", "--resume", "--out", str(part)], capsys)
+    assert code == 0, err
+    resumed = BlueprintTrainer.load(part / "checkpoint.npz")
+    assert resumed.threads == 2
+    assert np.array_equal(resumed.regrets, BlueprintTrainer.load(whole / "checkpoint.npz").regrets)
+
+
 def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, text, err = _run([*TINY, "--iterations", "500", "--out", str(tmp_path / "j"),
                             "--json"], capsys)
