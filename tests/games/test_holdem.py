@@ -10,11 +10,12 @@ reached by replaying its line in the engine, action by action.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
-from checkraise.engine import RuleSet, State, TableConfig
+from checkraise.engine import Action, RuleSet, State, TableConfig
 from checkraise.errors import ConfigError
 from checkraise.games.holdem import (
     CALL,
@@ -31,6 +32,7 @@ from checkraise.games.holdem import (
     load_actions,
 )
 from tests.engine.acpc_helpers import read_game
+from tests.engine.pokerkit_diff import Deal, play
 
 # sizes below the minimum raise, so that the clamp to the minimum is exercised
 CLAMP = ActionAbstraction(
@@ -124,6 +126,32 @@ def test_every_abstract_line_replays_legally_in_the_acpc_engine(preset: str, sta
         assert counts["all_in"] > 0 and counts["all_in_early"] > 0
         if preset == "clamp":
             assert counts["min_raise"] > 0, counts
+
+
+@pytest.mark.parametrize(("preset", "stack"), [("small", 1000), ("clamp", 1000), ("tiny", 20000)])
+def test_lines_to_every_sampled_end_play_in_pokerkit(preset: str, stack: int) -> None:
+    # PokerKit's card-room rules agree with the ACPC dealer's heads-up (an all-in for
+    # less cannot be re-raised by the one player left); pokerkit_diff.play raises on an
+    # illegal action and checks every decision and the final stacks by an eval7 model.
+    tree = build_betting_tree(CLAMP if preset == "clamp" else preset, HoldemRules(stack=stack))
+    config = TableConfig.nolimit(2, stacks=stack, small_blind=50, big_blind=100)
+    ends = [n for n in range(tree.num_nodes) if tree.kind[n] != DECISION]
+    rng = random.Random(stack)
+    cards = tuple(range(0, 52, 5))[:9]
+    for end in rng.sample(ends, min(len(ends), 120)):
+        path = []
+        node = end
+        while node > 0:
+            path.append(node)
+            node = int(tree.parent[node])
+        actions = tuple(
+            Action.fold() if tree.act_kind[n] == FOLD_ACTION
+            else Action.call() if tree.act_kind[n] == CALL
+            else Action.raise_to(int(tree.act_to[n]))
+            for n in reversed(path)
+        )
+        outcome = play(Deal(config, cards=cards, actions=actions))
+        assert outcome.showdown == (tree.kind[end] == SHOWDOWN)
 
 
 def test_known_sizes_of_the_small_preset() -> None:
