@@ -365,7 +365,7 @@ class BlueprintTrainer:
             settings = TrainSettings(**header["settings"])
             saved = {k: header[k] for k in ("seed", "threads", "iteration", "nodes_met")}
             if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in saved.values()):
-                raise ValueError(f"{saved}: expected whole numbers >= 0")
+                raise BlueprintError(f"{saved}: expected whole numbers >= 0")
             seconds, weight = float(header["seconds"]), float(header["weight"])
         except (KeyError, TypeError, ValueError) as exc:  # ConfigError is a ValueError
             raise BlueprintError(f"{path}: the header does not describe a run: {exc}") from exc
