@@ -227,6 +227,8 @@ def test_damaged_or_edited_files_raise_blueprint_error_naming_the_file(
         "no_game": {"edit_header": {"game": {"actions": "tiny"}}},
         "bad_settings": {"edit_header": {"settings": {"batch": 0}}},
         "odd_settings": {"edit_header": {"settings": {"speed": 11}}},
+        "negative_count": {"edit_header": {"iteration": -5}},
+        "no_seed": {"edit_header": {"seed": None}},
     }.items():
         _rewrite(ck, tmp_path / f"{name}.npz", **kwargs)  # type: ignore[arg-type]
         cases[name] = tmp_path / f"{name}.npz"
