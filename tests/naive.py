@@ -193,6 +193,7 @@ def naive_showdown_values(
 def naive_es_traversal(
     tree: Any,
     offset: Sequence[int],
+    stride: Sequence[int],
     regrets: Sequence[int],
     trav: int,
     buckets: Sequence[Sequence[int]],
@@ -208,7 +209,8 @@ def naive_es_traversal(
     whose regret is below it, unless on the river or ending the hand), the opponent
     plays his one action. Returns the traverser's value, the new regrets by table
     index (``R + round(v(a) - v)``, floored), the opponent's strategy added to the
-    sums by table index, and the number of nodes met.
+    sums by table index, and the number of nodes met. The row of bucket ``b`` at node
+    ``n`` starts at ``offset[n] + b * stride[n]`` in the flat tables.
     """
     new_regrets: dict[int, int] = {}
     sums: dict[int, float] = {}
@@ -233,7 +235,7 @@ def naive_es_traversal(
         p = int(tree.player[node])
         kids = list(tree.children(node))
         n = len(kids)
-        base = int(offset[node]) + int(buckets[p][int(tree.street[node])]) * n
+        base = int(offset[node]) + int(buckets[p][int(tree.street[node])]) * int(stride[node])
         sigma = strategy(base, n)
         if p != trav:
             assert sorted(sigma) == [0.0] * (n - 1) + [1.0], "the opponent must play pure"
