@@ -61,7 +61,7 @@ def cfr_plus(tree: GameTree) -> Policy:
 
 def _rows(trainer: BlueprintTrainer) -> tuple[np.ndarray, np.ndarray]:
     """Where rows start: bucket ``b`` at node ``n`` at ``offset[n] + b * stride[n]``."""
-    return trainer.node_offset, trainer.game.tree.num_children
+    return trainer.layout.base, trainer.layout.stride
 
 
 def _policy(game: HoldemGame, trainer: BlueprintTrainer, tree: GameTree) -> np.ndarray:
@@ -161,9 +161,9 @@ def test_an_idle_second_worker_changes_nothing(game: HoldemGame) -> None:
         run_workers(
             np.asarray(counts, dtype=np.int64), state[: len(counts)].copy(), tree.kind,
             tree.player, tree.street, tree.committed, tree.first_child, tree.num_children,
-            t.node_offset, t.regrets, t._dreg, t.sums, t._dcum, PLAIN.prune_from,
-            PLAIN.prune_prob, PLAIN.prune_below, PLAIN.floor, *game.cards.kernel_tables(),
-            pool_b, pool_w, 0,
+            t.layout.base, t.layout.stride, t.regrets, t._dreg, t.sums, t._dcum,
+            PLAIN.prune_from, PLAIN.prune_prob, PLAIN.prune_below, PLAIN.floor,
+            *game.cards.kernel_tables(), np.zeros(0, dtype=np.uint8), pool_b, pool_w, 0,
         )
     assert not two.regrets.any()  # the threaded path writes its deltas only
     merge(two.regrets, two._dreg, two.sums, two._dcum, PLAIN.floor)
@@ -350,7 +350,8 @@ def test_kernel_traversal_equals_the_naive_twin(use_delta: bool, prune: bool) ->
         state = np.zeros(1, dtype=np.uint64)
         got_met = _traverse(
             trav, buckets.astype(np.int64), winner, tree.kind, tree.player, tree.street,
-            tree.committed, tree.first_child, tree.num_children, offset, reg, dreg, cum, dcum,
+            tree.committed, tree.first_child, tree.num_children, offset, stride, reg, dreg, cum,
+            dcum,
             use_delta, prune, prune_below, floor, state, 0, *_scratch(tree.max_actions),
         )
         assert got_met == met

@@ -200,6 +200,7 @@ AGENT_PATHS: dict[str, str] = {
     "human": "checkraise.agents.human:HumanAgent",
     "handreader": "checkraise.agents.handreading:HandReadingAgent",
     "heuristic": "checkraise.agents.heuristic:HeuristicAgent",
+    "blueprint": "checkraise.agents.blueprint:BlueprintAgent",
 }
 """Agents shipped with checkraise: name -> ``"module:factory"``, imported on first use."""
 

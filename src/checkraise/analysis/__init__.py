@@ -8,7 +8,12 @@ fits the lower layers' models on them.
   :mod:`checkraise.opponents.predict` scored against the cards players really held
   (``checkraise predict-eval``);
 * :mod:`~checkraise.analysis.fit` - the default model's intervals fitted to hands with
-  known cards (``python -m checkraise.analysis.fit FILES --out model.json``).
+  known cards (``python -m checkraise.analysis.fit FILES --out model.json``);
+* :mod:`~checkraise.analysis.markov` - the paper's baseline: a hidden Markov model of hand
+  categories observed through bet classes (fit, forward filter, JSON);
+* :mod:`~checkraise.analysis.baseline` - our reading against that baseline, both fitted on
+  the same training files and scored on held-out ones
+  (``checkraise predict-eval FILES --baseline markov``).
 
 The model is that of Li, Jiang, Chen and Bao, "Game in multiplayer no-limit Texas Hold'em
 based on hands prediction" (Chinese Journal of Computers 40(12), 2017).

@@ -50,6 +50,11 @@ def train(
     threads: int = typer.Option(
         1, "--threads", help="Worker threads on this machine (--resume: the run's own)."
     ),
+    river_table: bool = typer.Option(
+        True,
+        "--river-table/--no-river-table",
+        help="Build the river bucket of every class first (123 MB, ~30 s): 40% faster.",
+    ),
     checkpoint_minutes: float = typer.Option(
         10.0, "--checkpoint-minutes", help="Minutes between checkpoints."
     ),
@@ -101,6 +106,8 @@ def train(
         game = HoldemGame(load_actions(preset), HoldemRules(stack=stack), HoldemCards(abstraction))
         trainer = BlueprintTrainer(game, seed=seed or 0, threads=threads)
         claim_out_folder(out, RUN_FILES, NO_LOGS, force=force, command="blueprint train")
+    if river_table and backend == "local":
+        trainer.use_river_table()
     step_fn = None
     if backend == "ray":
         from checkraise.cli._options import open_backend
@@ -160,3 +167,58 @@ def train(
             f"blueprint: {out / 'blueprint.npz'} ({figures['iteration']:,} iterations, "
             f"{figures['seconds']:,.0f} s)"
         )
+
+
+@blueprint_app.command("show")
+def show(
+    blueprint: str = typer.Argument(..., help="A training folder, a blueprint .npz, or 'small'."),
+    line: str = typer.Option("", "--line", help="ACPC betting line, e.g. 'r250c/' ('' = root)."),
+    board: str = typer.Option("", "--board", help="The board for a postflop line, e.g. 'Ks7d2c'."),
+    out: Path | None = typer.Option(
+        None, "--out", help="PNG path (default: blueprint_<line>.png)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the per-class strategy as JSON."),
+) -> None:
+    """Print the blueprint's strategy at a betting line as 13×13 grids and draw it as a PNG.
+
+    Each class is the mean of its combos weighted by how often the actor's own strategy
+    takes the line with them (on --board for the streets after the preflop).
+    """
+    from checkraise.agents.blueprint import load_blueprint
+    from checkraise.cards import parse_cards
+    from checkraise.solvers.blueprint_view import blueprint_table
+    from checkraise.solvers.spot.grid import grid_text, save_strategy_png
+
+    bp = load_blueprint(blueprint)
+    cards = tuple(parse_cards(board)) if board.strip() else ()
+    table, freq, node = blueprint_table(bp, line, cards)
+    tree = bp.game.tree
+    who = "button (small blind)" if tree.player[node] == 0 else "big blind"
+    if out is None:
+        slug = re.sub(r"[^A-Za-z0-9]+", "_", tree.lines[node]).strip("_") or "root"
+        out = Path(f"blueprint_{slug}.png")
+    title = f"blueprint at '{tree.lines[node]}' — {who} to act"
+    if cards:
+        title += f" on {board}"
+    save_strategy_png(table, freq, out, title)
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "line": tree.lines[node],
+                    "actor": int(tree.player[node]),
+                    "actions": list(table.labels),
+                    "frequencies": {a: float(f) for a, f in zip(table.labels, freq, strict=True)},
+                    "classes": table.rows(),
+                    "png": str(out),
+                }
+            )
+        )
+        return
+    print(title)
+    print(
+        "range: "
+        + ", ".join(f"{a} {100 * f:.1f}%" for a, f in zip(table.labels, freq, strict=True))
+    )
+    print(grid_text(table))
+    print(f"picture: {out}")

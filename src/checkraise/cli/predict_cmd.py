@@ -152,6 +152,7 @@ def predict_command(
 
 @app.command("predict-eval")
 def predict_eval_command(
+    ctx: typer.Context,
     files: list[Path] = typer.Argument(..., help="Hand histories in which every card is shown."),
     limit: int = typer.Option(0, "--limit", help="Score at most this many hands (0: all)."),
     model: Path | None = typer.Option(None, "--model", help="Model configuration JSON."),
@@ -161,6 +162,15 @@ def predict_eval_command(
     game: Path | None = typer.Option(None, "--game", help="ACPC game file for logs."),
     out: Path | None = typer.Option(None, "--out", help="Also write the table as JSON here."),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+    baseline: str = typer.Option(
+        "", "--baseline", help="Compare with the paper's Markov baseline: markov."
+    ),
+    train: list[Path] = typer.Option(
+        [], "--train", help="With --baseline: train on this file (repeat it, or quote a glob) "
+        "and score FILES; without it, cross-validate over FILES."
+    ),
+    folds: int = typer.Option(2, "--folds", help="With --baseline: folds over FILES."),
+    seed: int = typer.Option(0, "--seed", help="With --baseline: seed of the Markov fit."),
 ) -> None:
     """Score predicted ranges against the cards players really held, per street.
 
@@ -168,7 +178,20 @@ def predict_eval_command(
     rank of the true combo, and top-1/2/3 accuracy of the hand category on the final
     board, for the uniform prior (board known only), the default model, and the model
     with online adaptation.
+
+    With --baseline markov: the hand-reading paper's comparison (its Figure 7). Per fold
+    the Markov model of hand categories and our model's intervals are fitted on the same
+    training files and scored on the held-out ones: top-1/2/3 accuracy over the paper's
+    categories of each street's board for uniform, Markov, model and adapted, and the
+    margin of ours over Markov in points. --out writes baseline.json, baseline.png and
+    each fold's fitted models; --limit reads at most that many hands of each file.
     """
+    if baseline:
+        _baseline_eval(files, baseline, train, folds, seed, limit, model, flop_runouts, game,
+                       out, as_json, ctx)
+        return
+    if train:
+        raise ConfigError("--train needs --baseline markov")
     from rich.progress import Progress
 
     from checkraise.analysis.prediction import evaluate_hands
@@ -197,3 +220,102 @@ def predict_eval_command(
     for r in rows:
         print(f"{r['street']:8s} {r['predictor']:9s} {r['n']:6d} {r['loglik']:8.3f} "
               f"{r['percentile']:7.3f} {r['top1']:6.3f} {r['top2']:6.3f} {r['top3']:6.3f}")
+
+
+def _expand(paths: list[Path]) -> list[Path]:
+    """Each path, or the sorted files its glob pattern matches (for a quoted --train glob)."""
+    import glob
+
+    out: list[Path] = []
+    for p in paths:
+        if glob.has_magic(str(p)):
+            found = sorted(glob.glob(str(p)))
+            if not found:
+                raise ConfigError(f"--train {str(p)!r} matches no file: expected a file or a "
+                                  "glob that matches some")
+            out += [Path(f) for f in found]
+        else:
+            out.append(p)
+    return out
+
+
+def _command_line(ctx: typer.Context) -> str:
+    """The command as typed, rebuilt from the values the user gave (not the defaults)."""
+    import shlex
+
+    words = ["checkraise", *ctx.command_path.split()[1:]]
+    for param in ctx.command.params:
+        name = param.name
+        source = ctx.get_parameter_source(name) if name is not None else None
+        if name is None or source is None or source.name == "DEFAULT":
+            continue
+        value = ctx.params.get(name)
+        values = value if isinstance(value, (list, tuple)) else [value]
+        opts = list(getattr(param, "opts", []))
+        for v in values:
+            if param.param_type_name == "argument":
+                words.append(str(v))
+            elif isinstance(v, bool):
+                if v:
+                    words.append(opts[0])
+            elif v is not None:
+                words += [opts[0], str(v)]
+    return shlex.join(words)
+
+
+def _baseline_eval(
+    files: list[Path], baseline: str, train: list[Path], folds: int, seed: int, limit: int,
+    model: Path | None, flop_runouts: int, game: Path | None, out: Path | None,
+    as_json: bool, ctx: typer.Context,
+) -> None:
+    """``predict-eval --baseline markov``: the cross-validated comparison and its table."""
+    if baseline != "markov":
+        raise ConfigError(f"--baseline {baseline!r}: expected markov")
+    if model is not None:
+        raise ConfigError("--model with --baseline markov: expected none, the model is fitted "
+                          "on the training files of each fold")
+    if limit < 0 or flop_runouts < 0:
+        raise ConfigError(f"--limit {limit} and --flop-runouts {flop_runouts}: expected 0 or "
+                          "more")
+    train = _expand(train)
+    if train and ctx.get_parameter_source("folds").name != "DEFAULT":  # type: ignore[union-attr]
+        raise ConfigError("--folds with --train: expected one of them (--train is one fold)")
+    from rich.progress import Progress
+
+    from checkraise.analysis.baseline import PAPER_MARGINS, compare, save_figure
+
+    command = _command_line(ctx)
+    with Progress(transient=True, disable=as_json) as progress:
+        task = progress.add_task("reading", total=None)
+        report = compare(
+            files, folds=folds, train=train, limit=limit, flop_runouts=flop_runouts or None,
+            seed=seed, out=out, command=command, read=lambda f: _read(f, game),
+            progress=lambda stage, done, total: progress.update(
+                task, description=stage, completed=done, total=total),
+        )
+    data = report.to_json()
+    if out is not None:
+        (out / "baseline.json").write_text(json.dumps(data, indent=1) + "\n")
+        data["png"] = str(save_figure(report, out / "baseline.png"))
+    if as_json:
+        print(json.dumps(data))
+        return
+    print(f"{data['hands']} held-out hands, {data['players']} players scored, "
+          f"{len(report.folds)} fold(s); categories of each street's board")
+    print(f"{'street':8s} {'predictor':9s} {'n':>6s} {'top1':>6s} {'top2':>6s} {'top3':>6s}")
+    for r in data["rows"]:
+        print(f"{r['street']:8s} {r['predictor']:9s} {r['n']:6d} {r['top1']:6.3f} "
+              f"{r['top2']:6.3f} {r['top3']:6.3f}")
+    print("margin over Markov, points (top1 / top2 / top3):")
+    for ours in ("model", "adapted"):
+        m = data[f"margin_{ours}"]
+        for key, label in (*[(s, s) for s in _STREETS], ("postflop", "mean flop-river"),
+                           ("all", "mean all 4")):
+            paper = PAPER_MARGINS.get("mean" if key == "postflop" else key)
+            note = f"   (paper {paper:+.2f})" if paper is not None else ""
+            print(f"  {ours:8s} {label:16s} {m[key]['top1']:+6.2f} {m[key]['top2']:+6.2f} "
+                  f"{m[key]['top3']:+6.2f}{note}")
+    print(f"paper: +{PAPER_MARGINS['flop']} flop, +{PAPER_MARGINS['turn']} turn, "
+          f"+{PAPER_MARGINS['river']} river, +{PAPER_MARGINS['mean']} on average")
+    if out is not None:
+        print(f"wrote {out / 'baseline.json'}, {data['png']} and the fitted models")

@@ -125,8 +125,46 @@ class HoldemCards:
         from checkraise.games._holdem_kernels import deal_buckets
 
         out = np.zeros((2, 4), dtype=np.int64)
-        winner = deal_buckets(np.asarray(deal, dtype=np.uint8), out, *self.kernel_tables())
+        empty = np.zeros(0, dtype=np.uint8)
+        winner = deal_buckets(  # type: ignore[call-arg]
+            np.asarray(deal, dtype=np.uint8), out, *self.kernel_tables(), empty
+        )
         return out, int(winner)
+
+    def river_table(self) -> npt.NDArray[np.uint8]:
+        """The abstraction's river bucket of every river class (123,156,254 bytes).
+
+        Built once (exact EHS of every class, one sorted sweep per canonical board:
+        about 20 s on two cores) so that a trainer reads a river bucket instead of
+        ranking 990 opponent hands per deal; empty if the river has over 256 buckets.
+        """
+        from checkraise.abstraction._ehs_kernels import canonical_boards
+        from checkraise.abstraction._table_kernels import fill_river
+        from checkraise.abstraction.isomorphism import index_size
+        from checkraise.games._holdem_kernels import river_buckets_from_values
+
+        if self.abstraction.buckets[3] > 256:
+            return np.zeros(0, dtype=np.uint8)
+        boards = canonical_boards(5)
+        values = np.zeros(index_size(3), dtype=np.uint16)
+        for start in range(0, len(boards), 8192):
+            fill_river(boards, start, min(len(boards), start + 8192), values)
+        out = np.empty(values.shape[0], dtype=np.uint8)
+        river_buckets_from_values(values, self.abstraction.arrays["river_thresholds"], out)
+        return out
+
+    def combo_buckets(self, street: int, board: tuple[int, ...]) -> I64:
+        """The bucket on ``street`` of each of the 1,326 combos on ``board`` (-1: clashes).
+
+        ``board`` holds at least the street's cards (extra cards are ignored).
+        """
+        from checkraise.cards import COMBO_CARDS
+        from checkraise.games._holdem_kernels import combo_buckets
+
+        out = np.zeros(COMBO_CARDS.shape[0], dtype=np.int64)
+        cards = np.asarray(board[: BOARD_AT[street]], dtype=np.uint8)
+        combo_buckets(street, cards, COMBO_CARDS.astype(np.uint8), *self.kernel_tables(), out)  # type: ignore[call-arg]
+        return out
 
     @cached_property
     def pool(self) -> tuple[npt.NDArray[np.uint8], I64, I64]:
@@ -333,9 +371,7 @@ class HoldemState(State):
         street = self.dealt
         seen0 = (*self.buckets[0], self._bucket(0, street, cards))
         seen1 = (*self.buckets[1], self._bucket(1, street, cards))
-        return HoldemState(
-            self.game, self.node, self.dealt + 1, None, (seen0, seen1), cards
-        )
+        return HoldemState(self.game, self.node, self.dealt + 1, None, (seen0, seen1), cards)
 
     def _bucket(self, p: int, street: int, cards: tuple[int, ...]) -> int:
         ab = self.game.cards

@@ -13,6 +13,9 @@
   distribution (cumulative search), the whole deal redrawn when two hands share a card
   (rejection keeps the joint law proportional to the product of the weights), the board
   completed uniformly, and our share of the pot at showdown counted.
+* :func:`paper_categories` - the hand categories of :mod:`checkraise.opponents.categories`
+  for every combo on one board (made hands from the evaluator, draws from rank and suit
+  counts).
 
 Random numbers are xoshiro256** (:mod:`checkraise.equity._kernels`) with explicit state.
 """
@@ -267,4 +270,65 @@ def categories(combo_cards: Arr, board: Arr) -> Arr:
             key + CARD_KEY[a] + CARD_KEY[b], fm | CARD_FLUSH_BIT[a] | CARD_FLUSH_BIT[b]
         )
         out[i] = category_of(r)
+    return out
+
+
+@njit
+def _straight_in(ranks: int) -> bool:
+    """Whether the 13-bit rank mask holds five ranks in a row (the ace also plays low)."""
+    m = ((ranks << 1) | ((ranks >> 12) & 1)) & 0x3FFF
+    return (m & (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4)) != 0
+
+
+@njit
+def paper_categories(combo_cards: Arr, board: Arr, big: int) -> Arr:
+    """Category of each combo in :mod:`checkraise.opponents.categories`; -1 on a collision.
+
+    Preflop (no board) 0..3 by pair and ``big`` rank; after the flop the evaluator's 0..8,
+    with high-card hands on the flop and turn refined to 9 (flush draw) or 10 (straight
+    draw: at least two ranks make a straight that the board and that rank alone do not).
+    """
+    n = combo_cards.shape[0]
+    nb = board.shape[0]
+    mask = 0
+    key = 0
+    fm = 0
+    board_ranks = 0
+    suits = np.zeros(4, dtype=np.int64)
+    for i in range(nb):
+        mask |= 1 << board[i]
+        key += CARD_KEY[board[i]]
+        fm |= CARD_FLUSH_BIT[board[i]]
+        board_ranks |= 1 << (board[i] // 4)
+        suits[board[i] % 4] += 1
+    out = np.full(n, -1, dtype=np.int64)
+    for i in range(n):
+        a = int(combo_cards[i, 0])
+        b = int(combo_cards[i, 1])
+        if (mask >> a) & 1 or (mask >> b) & 1:
+            continue
+        ra = a // 4
+        rb = b // 4
+        if nb == 0:
+            if ra == rb:
+                out[i] = 2 + (ra >= big)
+            else:
+                out[i] = int(min(ra, rb) >= big)
+            continue
+        cat = category_of(rank_from_key(
+            key + CARD_KEY[a] + CARD_KEY[b], fm | CARD_FLUSH_BIT[a] | CARD_FLUSH_BIT[b]))
+        if cat > 0 or nb == 5:
+            out[i] = cat
+            continue
+        sa = a % 4
+        sb = b % 4
+        if suits[sa] + 1 + (sb == sa) == 4 or suits[sb] + 1 + (sb == sa) == 4:
+            out[i] = 9
+            continue
+        ranks = board_ranks | (1 << ra) | (1 << rb)
+        outs = 0
+        for r in range(13):
+            if _straight_in(ranks | (1 << r)) and not _straight_in(board_ranks | (1 << r)):
+                outs += 1
+        out[i] = 10 if outs >= 2 else 0
     return out

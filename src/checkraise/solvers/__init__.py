@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from checkraise.errors import CheckraiseError, one_of
 from checkraise.games.base import Game
 from checkraise.games.tree import GameTree, build_tree
@@ -40,6 +42,7 @@ from checkraise.solvers.vectorised import (
 
 __all__ = [
     "ALGORITHMS",
+    "SOLVERS",
     "CFRPlusSolver",
     "CFRSolver",
     "ChanceSampledCFRSolver",
@@ -62,18 +65,23 @@ __all__ = [
     "public_exploitability",
 ]
 
+#: The tabular solver of each algorithm name: ``factory(tree, seed)``. Adding a solver is
+#: one entry here (``checkraise solve --algo`` and :func:`make_solver` read this table).
+#: The names the public-tree solver also runs are in ``VECTORISED_ALGORITHMS``.
+SOLVERS: dict[str, Callable[[GameTree, int], Solver]] = {
+    "cfr": lambda tree, seed: CFRSolver(tree, alternating=True),
+    "cfr-sim": lambda tree, seed: CFRSolver(tree, alternating=False),
+    "cfr+": lambda tree, seed: CFRPlusSolver(tree),
+    "lcfr": lambda tree, seed: LinearCFRSolver(tree),
+    "dcfr": lambda tree, seed: DCFRSolver(tree),
+    "cs-cfr": lambda tree, seed: ChanceSampledCFRSolver(tree, seed=seed),
+    "es-mccfr": lambda tree, seed: ExternalSamplingMCCFRSolver(tree, seed=seed),
+    "os-mccfr": lambda tree, seed: OutcomeSamplingMCCFRSolver(tree, seed=seed),
+    "xfp": lambda tree, seed: FictitiousPlaySolver(tree),
+}
+
 #: Algorithm names accepted by :func:`make_solver` (and ``checkraise solve --algo``).
-ALGORITHMS = (
-    "cfr",
-    "cfr-sim",
-    "cfr+",
-    "lcfr",
-    "dcfr",
-    "cs-cfr",
-    "es-mccfr",
-    "os-mccfr",
-    "xfp",
-)
+ALGORITHMS = tuple(SOLVERS)
 
 
 def make_solver(
@@ -115,19 +123,4 @@ def make_solver(
         vectorised = base in VECTORISED_ALGORITHMS and has_public
     if vectorised:
         return VectorisedCFRSolver(game, base, alternating=alternating)
-    source = tree if tree is not None else build_tree(game)
-    if base == "cfr":
-        return CFRSolver(source, alternating=alternating)
-    if base == "cfr+":
-        return CFRPlusSolver(source)
-    if base == "lcfr":
-        return LinearCFRSolver(source)
-    if base == "dcfr":
-        return DCFRSolver(source)
-    if base == "cs-cfr":
-        return ChanceSampledCFRSolver(source, seed=seed)
-    if base == "es-mccfr":
-        return ExternalSamplingMCCFRSolver(source, seed=seed)
-    if base == "os-mccfr":
-        return OutcomeSamplingMCCFRSolver(source, seed=seed)
-    return FictitiousPlaySolver(source)
+    return SOLVERS[name](tree if tree is not None else build_tree(game), seed)

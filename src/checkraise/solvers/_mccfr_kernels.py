@@ -9,7 +9,8 @@ at the traverser's nodes every action is explored, at the opponent's one action 
 sampled from the current strategy and that strategy is added to the average.
 
 Tables are flat: the information set (decision ``d``, bucket ``b``) owns
-``offset[d] + b * num_children[d] .. + num_children[d]``. Regrets are ``int32``
+``offset[d] + b * stride[d] .. + num_children[d]`` (the layout is
+:class:`checkraise.solvers.blueprint.Layout`'s). Regrets are ``int32``
 with a floor (Pluribus, Brown & Sandholm 2019): a regret never falls below
 ``floor``, so an action can come back. Negative-regret pruning skips, on pruned
 traversals, the traverser's actions whose regret is below ``prune_below`` unless
@@ -77,6 +78,7 @@ def _live_deal(
     coarse: I64,
     recall: bool,
     nb: I64,
+    river_table: npt.NDArray[np.uint8],
 ) -> int:
     """Shuffle the first 9 cards of ``deck`` into place and bucket them."""
     for i in range(9):
@@ -85,7 +87,7 @@ def _live_deal(
         deck[i] = deck[j]
         deck[j] = t
     return deal_buckets(
-        deck[:9], buckets, preflop, flop, turn, river_thresholds, coarse, recall, nb
+        deck[:9], buckets, preflop, flop, turn, river_thresholds, coarse, recall, nb, river_table
     )
 
 
@@ -122,6 +124,7 @@ def _traverse(
     first_child: I64,
     num_children: I64,
     offset: I64,
+    stride: I64,
     reg: I32,
     dreg: I32,
     cum: F32,
@@ -164,7 +167,7 @@ def _traverse(
                 continue
             p = player[n]
             na = num_children[n]
-            base = offset[n] + buckets[p, street[n]] * na
+            base = offset[n] + buckets[p, street[n]] * stride[n]
             if p != trav:
                 _strategy(reg, dreg, use_delta, base, na, sig)
                 u = _uniform(state, w)
@@ -205,7 +208,7 @@ def _traverse(
             continue
         # every explored child is back: value and regret update
         p = player[n]
-        base = offset[n] + buckets[p, street[n]] * na
+        base = offset[n] + buckets[p, street[n]] * stride[n]
         v = 0.0
         for a in range(na):
             if not st_skip[depth, a]:
@@ -256,6 +259,7 @@ def run_workers(
     first_child: I64,
     num_children: I64,
     offset: I64,
+    stride: I64,
     reg: I32,
     dreg: I32,
     cum: F32,
@@ -271,13 +275,15 @@ def run_workers(
     coarse: I64,
     recall: bool,
     nb: I64,
+    river_table: npt.NDArray[np.uint8],
     pool_buckets: I64,
     pool_winner: I64,
     first_iteration: int,
 ) -> int:
     """Run ``counts[w]`` iterations on worker ``w``; returns the nodes met.
 
-    One iteration is one traversal per position, each on a freshly sampled deal.
+    One iteration samples one deal and runs one traversal per position on it (an
+    unbiased sample for each; sharing it halves the cost of dealing and bucketing).
     With one worker the tables are updated in place; with more, worker ``w`` writes
     ``dreg[w]`` and ``dcum[w]`` (merged afterwards by :func:`merge`). Pruning is
     tried from iteration ``prune_from`` on, on a ``prune_prob`` share of traversals.
@@ -299,23 +305,24 @@ def run_workers(
         wc = dcum[w] if use_delta else dcum[0]
         m = 0
         for it in range(counts[w]):
+            if pool_winner.shape[0] > 0:
+                winner = _pool_deal(state, w, pool_buckets, pool_winner, buckets)
+            else:
+                winner = _live_deal(
+                    state,
+                    w,
+                    deck,
+                    buckets,
+                    preflop,
+                    flop,
+                    turn,
+                    river_thresholds,
+                    coarse,
+                    recall,
+                    nb,
+                    river_table,
+                )
             for trav in range(2):
-                if pool_winner.shape[0] > 0:
-                    winner = _pool_deal(state, w, pool_buckets, pool_winner, buckets)
-                else:
-                    winner = _live_deal(
-                        state,
-                        w,
-                        deck,
-                        buckets,
-                        preflop,
-                        flop,
-                        turn,
-                        river_thresholds,
-                        coarse,
-                        recall,
-                        nb,
-                    )
                 prune = first_iteration + it >= prune_from and _uniform(state, w) < prune_prob
                 m += _traverse(
                     trav,
@@ -328,6 +335,7 @@ def run_workers(
                     first_child,
                     num_children,
                     offset,
+                    stride,
                     reg,
                     wr,
                     cum,
@@ -374,7 +382,7 @@ def merge(reg: I32, dreg: I32, cum: F32, dcum: F32, floor: int) -> None:
 
 @njit
 def average_strategy(
-    cum: F32, reg: I32, offset: I64, num_children: I64, sizes: I64, out: F32
+    cum: F32, reg: I32, offset: I64, stride: I64, num_children: I64, sizes: I64, out: F32
 ) -> None:
     """Normalised average strategy; an information set never averaged falls back to its
     current (regret-matching) strategy, and to uniform if that is empty too."""
@@ -382,7 +390,7 @@ def average_strategy(
     for d in range(offset.shape[0]):
         na = num_children[d]
         for b in range(sizes[d]):
-            base = offset[d] + b * na
+            base = offset[d] + b * stride[d]
             total = 0.0
             for a in range(na):
                 total += cum[base + a]
@@ -396,12 +404,12 @@ def average_strategy(
 
 
 @njit
-def normalise_rows(strategy: F32, offset: I64, num_children: I64, sizes: I64) -> None:
+def normalise_rows(strategy: F32, offset: I64, stride: I64, num_children: I64, sizes: I64) -> None:
     """Scale every information set's row to sum 1 (uniform where it sums to 0)."""
     for d in range(offset.shape[0]):
         na = num_children[d]
         for b in range(sizes[d]):
-            base = offset[d] + b * na
+            base = offset[d] + b * stride[d]
             total = 0.0
             for a in range(na):
                 total += strategy[base + a]
@@ -412,13 +420,13 @@ def normalise_rows(strategy: F32, offset: I64, num_children: I64, sizes: I64) ->
 
 
 @njit
-def positive_regret_sum(reg: I32, offset: I64, num_children: I64, sizes: I64) -> float:
+def positive_regret_sum(reg: I32, offset: I64, stride: I64, num_children: I64, sizes: I64) -> float:
     """Sum over information sets of the largest positive regret."""
     total = 0.0
     for d in range(offset.shape[0]):
         na = num_children[d]
         for b in range(sizes[d]):
-            base = offset[d] + b * na
+            base = offset[d] + b * stride[d]
             best = 0
             for a in range(na):
                 if reg[base + a] > best:

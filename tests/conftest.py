@@ -1,8 +1,9 @@
 """One local 2-CPU Ray instance for the whole test session (Ray takes seconds to start).
 
-Every test that needs Ray takes the ``ray_backend`` fixture and is in the xdist group
-``ray`` (``make test`` runs ``--dist loadgroup``), so one worker process starts it. Ray
-missing is a failure, not a skip: ``make test`` installs the extra ``distributed``.
+Every test that needs Ray (the backend tests, the blueprint's shards) takes the
+``ray_backend`` fixture and is in the xdist group ``ray`` (``make test`` runs
+``--dist loadgroup``), so one worker process starts it. Ray missing is a failure, not a
+skip: ``make test`` installs the extra ``distributed``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,303 @@
+"""The ``blueprint`` bot: plays a trained abstract-HUNL strategy in the real game.
+
+At each decision the bot replays the hand's public actions through the abstract
+betting tree. Its own actions are the abstract actions it chose (remembered); an
+opponent's fold or call is the abstract fold or call, and a raise is read as one of
+the abstract raises by the randomized pseudo-harmonic mapping (Ganzfried & Sandholm
+2013) on bet sizes as fractions of the pot after calling, with one uniform draw per
+action from a generator seeded by the bot's seed and the hand, so replays agree and
+the draw never depends on the bot's cards. Chips are compared in big blinds, so the
+blueprint plays any blinds; stacks other than the blueprint's are played as if they
+were its stacks, with all-in meaning the real all-in.
+
+When the real hand leaves the tree (a street the abstract line has ended, or the
+wrong player to act, e.g. after an opponent's small raise was read as all-in), the
+bot re-enters it at the decision of the right street and position whose pot and
+price to call are nearest to the real ones.
+
+Its own action is an abstract action sampled from the blueprint's row for its bucket;
+a raise becomes the same fraction of the real pot, rounded and clamped to the legal
+range; all-in is the real all-in. :meth:`BlueprintAgent.action_probabilities` gives
+the same distribution for all 1,326 hands (the translation draws are public), which
+local best response and subgame solving read.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from checkraise.agents.base import BaseAgent
+from checkraise.agents.translation import TRANSLATIONS, translate
+from checkraise.errors import ConfigError, one_of
+from checkraise.games.holdem import CALL, DECISION, FOLD_ACTION, RAISE, BettingTree
+
+if TYPE_CHECKING:
+    from checkraise.agents.probabilities import HandActionProbabilities
+    from checkraise.engine import Action, Observation, TableConfig
+    from checkraise.solvers.blueprint import Blueprint
+
+__all__ = ["BlueprintAgent", "load_blueprint", "resolve_blueprint"]
+
+SHIPPED = {"small": "blueprint_small.npz"}
+_CACHE: dict[str, Blueprint] = {}
+
+
+def resolve_blueprint(name: str | Path) -> Path:
+    """The file of a shipped blueprint name (``small``) or a path."""
+    key = str(name)
+    if key in SHIPPED:
+        return Path(__file__).resolve().parent.parent / "data" / SHIPPED[key]
+    path = Path(key)
+    if path.is_dir():
+        path = path / "blueprint.npz"
+    if not path.exists():
+        raise ConfigError(
+            f"blueprint {key!r}: no such file; expected one of {one_of(SHIPPED)} or a "
+            "blueprint .npz (or a training folder holding blueprint.npz)"
+        )
+    return path
+
+
+def load_blueprint(name: str | Path) -> Blueprint:
+    """A blueprint, loaded once per process."""
+    from checkraise.solvers.blueprint import Blueprint
+
+    path = resolve_blueprint(name)
+    key = str(path.resolve())
+    if key not in _CACHE:
+        _CACHE[key] = Blueprint.load(path)
+    return _CACHE[key]
+
+
+def _size(tree: BettingTree, node: int, to: float, scale: float = 1.0) -> float:
+    """A raise to ``to`` at ``node`` as a fraction of the pot after calling (abstract chips)."""
+    c = tree.committed[node]
+    p = int(tree.player[node])
+    mx = float(max(c))
+    pot = float(c[0] + c[1])
+    return (to * scale - mx) / (pot + mx - float(c[p]))
+
+
+class BlueprintAgent(BaseAgent):
+    """Plays a blueprint (see the module docstring).
+
+    Parameters
+    ----------
+    file : str
+        ``small`` (shipped) or the path of a blueprint ``.npz`` or training folder.
+    threshold : float
+        Purification (Ganzfried & Sandholm 2012; Brown et al. 2015): actions below this
+        probability are dropped and the rest renormalised (0, the default, plays the
+        average strategy as it is).
+    translation : str
+        ``pseudo-harmonic`` (randomized, the default) or ``deterministic``.
+    seed : int or None
+        Seeds the bot's action draws and its translation draws.
+    """
+
+    def __init__(
+        self,
+        *,
+        file: str = "small",
+        translation: str = "pseudo-harmonic",
+        threshold: float = 0.0,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__(seed=seed)
+        if not 0.0 <= threshold < 1.0:
+            raise ConfigError(f"threshold={threshold!r}; expected 0 <= threshold < 1")
+        self.threshold = float(threshold)
+        if translation not in TRANSLATIONS:
+            raise ConfigError(
+                f"translation={translation!r}; expected one of {one_of(TRANSLATIONS)}"
+            )
+        self.translation = translation
+        self.blueprint = load_blueprint(file)
+        self.game = self.blueprint.game
+        self.tree = self.game.tree
+        self._seat = 0
+        self._hand = 0
+        self._mine: dict[int, int] = {}  # history length when I acted -> abstract child
+        tree = self.tree
+        self._roots: dict[tuple[int, int], list[int]] = {}
+        for n in tree.decision_nodes:
+            key = (int(tree.street[n]), int(tree.player[n]))
+            self._roots.setdefault(key, []).append(int(n))
+
+    def begin_hand(
+        self, seat: int, config: TableConfig, hole_cards: tuple[int, ...], hand_number: int
+    ) -> None:
+        if config.num_players != 2:
+            raise ConfigError(
+                f"the blueprint bot plays heads-up; this table has {config.num_players} seats"
+            )
+        self._seat = seat
+        self._hand = hand_number
+        self._mine = {}
+
+    # -- the abstract node of the real hand
+    def _scale(self, obs: Observation) -> float:
+        return self.game.rules.big_blind / obs.config.big_blind
+
+    def _position(self, seat: int, obs: Observation) -> int:
+        # heads-up, engine seat 0 is the button (small blind): position 0
+        return 0 if seat == obs.config.button else 1
+
+    def _draw(self, index: int) -> float:
+        seq = np.random.SeedSequence([self.seed or 0, self._hand, index, 0x7472])
+        return float(seq.generate_state(1, np.uint64)[0] >> np.uint64(11)) / 2.0**53
+
+    def _nearest(self, street: int, pos: int, pot: float, to_call: float) -> int:
+        tree = self.tree
+        best, best_d = -1, math.inf
+        for n in self._roots.get((street, pos), []):
+            c = tree.committed[n]
+            a_pot = float(c[0] + c[1])
+            a_call = float(max(c) - c[pos])
+            d = abs(math.log(a_pot / pot)) + abs(a_call / a_pot - to_call / pot)
+            if d < best_d:
+                best, best_d = n, d
+        if best < 0:
+            raise ConfigError(
+                f"the blueprint has no decision on street {street} for position {pos}"
+            )
+        return best
+
+    def _read(
+        self,
+        node: int,
+        action: Action,
+        index: int,
+        obs_state: tuple[float, float, float],
+        scale: float,
+    ) -> int:
+        """The child of ``node`` that a real action is read as."""
+        from checkraise.engine import ActionKind
+
+        tree = self.tree
+        kids = list(tree.children(node))
+        by_kind = {int(tree.act_kind[k]): k for k in kids if tree.act_kind[k] != RAISE}
+        if action.kind == ActionKind.FOLD:
+            return by_kind.get(FOLD_ACTION, by_kind[CALL])
+        raises = [k for k in kids if tree.act_kind[k] == RAISE]
+        if action.kind == ActionKind.CHECK_CALL or not raises:
+            return by_kind[CALL]
+        real_mx, real_pot, real_call = obs_state
+        x = (action.amount - real_mx) / (real_pot + real_call)
+        sizes = [_size(tree, node, float(tree.act_to[k])) for k in raises]
+        if action.amount * scale >= self.game.rules.stack:
+            return raises[-1]
+        return raises[translate(sizes, x, self._draw(index), self.translation)]
+
+    def _locate(self, obs: Observation) -> int:
+        """Replay the public actions; the abstract decision node for this seat now."""
+        from checkraise.engine import ActionKind
+
+        tree = self.tree
+        scale = self._scale(obs)
+        committed = [int(b) for b in obs.config.blinds]  # chips per seat (antes aside)
+        node = 0
+        for index, (seat, rnd, action) in enumerate(obs.history):
+            pos = self._position(seat, obs)
+            mx = max(committed)
+            pot = float(sum(committed))
+            to_call = float(mx - committed[seat])
+            if (
+                tree.kind[node] != DECISION
+                or int(tree.street[node]) != rnd
+                or int(tree.player[node]) != pos
+            ):
+                node = self._nearest(rnd, pos, pot * scale, to_call * scale)
+            if seat == self._seat and index in self._mine:
+                node = self._mine[index]
+            else:
+                node = self._read(node, action, index, (float(mx), pot, to_call), scale)
+            if action.kind == ActionKind.CHECK_CALL:
+                committed[seat] = mx
+            elif action.kind == ActionKind.RAISE:
+                committed[seat] = action.amount
+        me = self._position(self._seat, obs)
+        mx = max(obs.contributions)
+        pot = float(sum(obs.contributions))
+        to_call = float(mx - obs.contributions[self._seat])
+        if (
+            tree.kind[node] != DECISION
+            or int(tree.street[node]) != obs.round
+            or int(tree.player[node]) != me
+        ):
+            node = self._nearest(obs.round, me, pot * scale, to_call * scale)
+        return node
+
+    # -- acting
+    def _real(self, node: int, child: int, obs: Observation) -> Action:
+        from checkraise.engine import Action
+
+        tree = self.tree
+        legal = obs.legal
+        assert legal is not None
+        kind = int(tree.act_kind[child])
+        if kind == FOLD_ACTION:
+            return Action.call() if legal.can_check else Action.fold()
+        if kind == CALL or legal.min_raise_to is None or legal.max_raise_to is None:
+            return Action.call()
+        if child == int(tree.first_child[node]) + int(tree.num_children[node]) - 1:
+            return Action.raise_to(legal.max_raise_to)  # the abstract all-in
+        frac = _size(tree, node, float(tree.act_to[child]))
+        mx = max(obs.contributions)
+        pot = sum(obs.contributions)
+        to_call = mx - obs.contributions[self._seat]
+        to = round(mx + frac * (pot + to_call))
+        return Action.raise_to(min(max(to, legal.min_raise_to), legal.max_raise_to))
+
+    def _buckets(self, obs: Observation) -> Any:
+        return self.game.cards.combo_buckets(obs.round, obs.board)
+
+    def _my_bucket(self, obs: Observation) -> int:
+        from checkraise.cards import COMBO_CARDS
+
+        a, b = sorted(obs.hole_cards)
+        buckets = self._buckets(obs)
+        i = int(np.flatnonzero((COMBO_CARDS[:, 0] == a) & (COMBO_CARDS[:, 1] == b))[0])
+        return int(buckets[i])
+
+    def _purify(self, rows: Any) -> Any:
+        """Rows normalised, actions below the threshold dropped (unless all are)."""
+        out = np.asarray(rows, dtype=np.float64).copy()
+        if self.threshold > 0.0:
+            keep = out >= self.threshold * out.sum(axis=1, keepdims=True)
+            keep[~keep.any(axis=1)] = True
+            out = np.where(keep, out, 0.0)
+        return out / out.sum(axis=1, keepdims=True)
+
+    def act(self, observation: Observation) -> Action:
+        node = self._locate(observation)
+        row = self._purify(self.blueprint.row(node, self._my_bucket(observation))[None, :])[0]
+        k = int(self.rng.choice(row.shape[0], p=row))
+        child = int(self.tree.first_child[node]) + k
+        self._mine[len(observation.history)] = child
+        return self._real(node, child, observation)
+
+    def action_probabilities(self, observation: Observation) -> HandActionProbabilities:
+        """The probability of each real action for every hand (exact)."""
+        from checkraise.agents.probabilities import HandActionProbabilities, action_order
+
+        node = self._locate(observation)
+        buckets = self._buckets(observation)
+        na = int(self.tree.num_children[node])
+        rows = self.blueprint.rows(node, buckets)
+        live = buckets >= 0
+        rows[live] = self._purify(rows[live])
+        real = [
+            self._real(node, int(self.tree.first_child[node]) + k, observation) for k in range(na)
+        ]
+        actions = tuple(sorted(set(real), key=action_order))
+        probs = np.zeros((buckets.shape[0], len(actions)))
+        for k, a in enumerate(real):
+            probs[:, actions.index(a)] += rows[:, k]
+        return HandActionProbabilities(
+            actions, probs, exact=True, note="blueprint strategy of each hand's bucket"
+        )

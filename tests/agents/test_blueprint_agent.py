@@ -1,0 +1,176 @@
+"""The ``blueprint`` bot: action translation, legality, its action probabilities, ACPC play.
+
+A small blueprint is trained once per session (the fcpa abstraction, ACPC stacks, a
+short run): strength is not the point here, the mapping between the real game and the
+abstract tree is.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from tests.protocol.harness import run_local_match
+from tests.shared_data import NL2_GAME
+
+from checkraise.agents import make_agent
+from checkraise.agents.blueprint import BlueprintAgent
+from checkraise.agents.translation import pseudo_harmonic, translate
+from checkraise.arena.match import play_match
+from checkraise.cards import COMBO_CARDS, parse_cards
+from checkraise.engine import Action, State, TableConfig
+from checkraise.errors import CheckraiseError, ConfigError
+from checkraise.games.holdem_game import HoldemGame
+from checkraise.protocol import load_gamedef
+from checkraise.solvers.blueprint import BlueprintTrainer
+
+
+@pytest.fixture(scope="session")
+def blueprint_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    trainer = BlueprintTrainer(HoldemGame("fcpa"), seed=3)
+    trainer.iterate(30_000)
+    path = tmp_path_factory.mktemp("bp") / "blueprint.npz"
+    trainer.blueprint().save(path)
+    return path
+
+
+# -- the pseudo-harmonic mapping against hand-computed values
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "x", "expected"),
+    [
+        (0.5, 1.0, 0.75, (0.25 * 1.5) / (0.5 * 1.75)),  # 0.428571...
+        (0.25, 1.0, 0.5, (0.5 * 1.25) / (0.75 * 1.5)),  # 0.555...
+        (1.0, 3.0, 2.0, (1.0 * 2.0) / (2.0 * 3.0)),  # 1/3
+        (0.0, 1.0, 0.5, (0.5 * 1.0) / (1.0 * 1.5)),  # 1/3
+        (0.5, 1.0, 0.5, 1.0),
+        (0.5, 1.0, 1.0, 0.0),
+    ],
+)
+def test_pseudo_harmonic_matches_the_formula_by_hand(
+    a: float, b: float, x: float, expected: float
+) -> None:
+    assert pseudo_harmonic(a, b, x) == pytest.approx(expected, abs=1e-12)
+
+
+def test_pseudo_harmonic_is_below_the_linear_mapping_above_the_midpoint() -> None:
+    # Ganzfried & Sandholm: f_A(x) falls faster than the arithmetic interpolation near A
+    # for A, B > 0; at the geometric-harmonic point it is 1/2: x* = (A + B + 2AB) / (A + B + 2)
+    a, b = 0.5, 2.0
+    x_half = (a + b + 2 * a * b) / (a + b + 2)
+    assert pseudo_harmonic(a, b, x_half) == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(("a", "b", "x"), [(1.0, 0.5, 0.7), (0.5, 1.0, 1.5), (-0.1, 1.0, 0.5)])
+def test_pseudo_harmonic_refuses_sizes_out_of_order(a: float, b: float, x: float) -> None:
+    with pytest.raises(ConfigError, match="pseudo-harmonic mapping needs"):
+        pseudo_harmonic(a, b, x)
+
+
+def test_translate_randomizes_with_the_formula_and_the_deterministic_variant_rounds() -> None:
+    sizes = [0.5, 1.0, 30.0]
+    p_low = pseudo_harmonic(0.5, 1.0, 0.75)
+    draws = np.random.default_rng(0).random(20_000)
+    share = np.mean([translate(sizes, 0.75, float(u)) == 0 for u in draws])
+    assert share == pytest.approx(p_low, abs=0.015)
+    assert translate(sizes, 0.75, 0.0, "deterministic") == 1  # p_low < 1/2
+    assert translate(sizes, 0.6, 0.99, "deterministic") == 0
+    assert translate(sizes, 0.1, 0.99) == 0 and translate(sizes, 50.0, 0.0) == 2
+    with pytest.raises(ConfigError, match="unknown translation 'nearest'"):
+        translate(sizes, 0.7, 0.5, "nearest")
+
+
+# -- the bot in the real game
+
+
+def test_an_opponent_bet_at_an_abstract_size_lands_on_that_node(blueprint_file: Path) -> None:
+    bot = BlueprintAgent(file=str(blueprint_file), seed=1)
+    state = State(TableConfig.nolimit(2, stacks=20000, small_blind=50, big_blind=100), seed=4)
+    bot.begin_hand(1, state.config, state.hole_cards[1], 0)
+    state.step(Action.raise_to(300))  # the fcpa open: a pot raise to 3 big blinds
+    assert bot._locate(state.observation(1)) == bot.tree.find("r300")
+
+
+def test_an_off_tree_bet_is_read_as_a_neighbour_with_pseudo_harmonic_odds(
+    blueprint_file: Path,
+) -> None:
+    # fcpa's only opens are the pot raise to 300 and all-in: an open to 3,000 is read as
+    # r300 with the pseudo-harmonic probability, as all-in otherwise
+    seen: dict[str, int] = {}
+    for seed in range(300):
+        bot = BlueprintAgent(file=str(blueprint_file), seed=seed)
+        state = State(TableConfig.nolimit(2, stacks=20000, small_blind=50, big_blind=100), seed=4)
+        bot.begin_hand(1, state.config, state.hole_cards[1], 0)
+        state.step(Action.raise_to(3000))
+        node = bot._locate(state.observation(1))
+        line = bot.tree.lines[bot.tree.parent[node]] + bot.tree.action_token(node)
+        seen[line] = seen.get(line, 0) + 1
+    # sizes as pot fractions after calling: r300 -> (300-100)/(150+50) = 1, all-in -> 99.5,
+    # x = (3000-100)/200 = 14.5
+    p_low = pseudo_harmonic(1.0, (20000 - 100) / 200, (3000 - 100) / 200)
+    assert set(seen) == {"r300", "r20000"}
+    assert seen["r300"] / 300 == pytest.approx(p_low, abs=0.09)
+
+
+def test_the_bot_never_makes_an_illegal_move_over_10000_random_opponent_hands(
+    blueprint_file: Path,
+) -> None:
+    # the arena raises on any illegal action; 5,000 deals x 2 seatings
+    result = play_match(f"blueprint:file={blueprint_file}", "random", hands=5000, seed=17,
+                        workers=1)
+    assert result.total_chips(0) == -result.total_chips(1)
+    assert result.config.hands * result.config.num_rotations == 10_000
+
+
+def test_other_stacks_and_blinds_are_played_legally(blueprint_file: Path) -> None:
+    result = play_match(f"blueprint:file={blueprint_file}", "raise", hands=300, seed=3,
+                        stack=3000, small_blind=10, big_blind=20, workers=1)
+    assert result.total_chips(0) == -result.total_chips(1)
+
+
+def test_action_probabilities_agree_with_the_actions_the_bot_takes(blueprint_file: Path) -> None:
+    state = State(TableConfig.nolimit(2, stacks=20000, small_blind=50, big_blind=100), seed=9,
+                  hole_cards=[tuple(parse_cards("Ah 7c")), tuple(parse_cards("Kd Qd"))])
+    state.step(Action.raise_to(300))
+    state.step(Action.call())  # to the flop; the big blind acts first
+    obs = state.observation(1)
+    bot = BlueprintAgent(file=str(blueprint_file), seed=0)
+    bot.begin_hand(1, state.config, state.hole_cards[1], 0)
+    hap = bot.action_probabilities(obs)
+    dead = {int(c) for c in obs.board} | set(state.hole_cards[1])
+    live = np.array([not ({int(a), int(b)} & set(obs.board)) for a, b in COMBO_CARDS])
+    assert np.allclose(hap.probs[live].sum(axis=1), 1.0)
+    assert np.all(hap.probs[~live] == 0.0)
+    mine = int(np.flatnonzero([set(map(int, c)) == set(state.hole_cards[1])
+                               for c in COMBO_CARDS])[0])
+    counts = dict.fromkeys(hap.actions, 0)
+    n = 3000
+    for seed in range(n):
+        b = BlueprintAgent(file=str(blueprint_file), seed=seed)
+        b.begin_hand(1, state.config, state.hole_cards[1], 0)
+        counts[b.act(obs)] += 1
+    for k, action in enumerate(hap.actions):
+        p = hap.probs[mine, k]
+        assert counts[action] / n == pytest.approx(p, abs=4 * np.sqrt(p * (1 - p) / n) + 1e-9)
+    assert dead  # the observation had a board
+
+
+def test_bad_options_and_tables_are_refused(blueprint_file: Path, tmp_path: Path) -> None:
+    with pytest.raises(CheckraiseError, match="no such file"):
+        make_agent(f"blueprint:file={tmp_path / 'nope.npz'}")
+    with pytest.raises(CheckraiseError, match="translation='nearest'"):
+        make_agent(f"blueprint:file={blueprint_file},translation=nearest")
+    bot = BlueprintAgent(file=str(blueprint_file), seed=1)
+    cfg = TableConfig.nolimit(3, stacks=20000)
+    with pytest.raises(ConfigError, match="heads-up"):
+        bot.begin_hand(0, cfg, (0, 1), 0)
+
+
+def test_the_bot_plays_over_the_acpc_protocol(blueprint_file: Path) -> None:
+    game = load_gamedef(NL2_GAME)
+    agents = [make_agent(f"blueprint:file={blueprint_file}", seed=1), make_agent("random", seed=2)]
+    _log, result, clients = run_local_match(game, agents, num_hands=60, seed=5, names=["B", "R"])
+    assert [c.error for c in clients] == [None, None]
+    assert result.hands == 60 and sum(result.totals) == 0
