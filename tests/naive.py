@@ -6,8 +6,10 @@ Tests check the fast kernels against these on random and exhaustive inputs.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from fractions import Fraction
 from itertools import combinations, combinations_with_replacement, permutations
+from typing import Any
 
 CATEGORY_NAMES = (
     "high card",
@@ -186,3 +188,72 @@ def naive_showdown_values(
                 total += tie * weight
         out.append(total)
     return out
+
+
+def naive_es_traversal(
+    tree: Any,
+    offset: Sequence[int],
+    stride: Sequence[int],
+    regrets: Sequence[int],
+    trav: int,
+    buckets: Sequence[Sequence[int]],
+    winner: int,
+    prune_below: int | None = None,
+    floor: int = -(2**31),
+) -> tuple[float, dict[int, int], dict[int, float], int]:
+    """One external-sampling MCCFR traversal of a ``BettingTree`` for position ``trav``,
+    by plain recursion, where every opponent information set met plays a pure strategy.
+
+    Regret matching gives each information set's strategy (uniform if no regret is
+    positive); the traverser explores every action (except, with ``prune_below``, those
+    whose regret is below it, unless on the river or ending the hand), the opponent
+    plays his one action. Returns the traverser's value, the new regrets by table
+    index (``R + round(v(a) - v)``, floored), the opponent's strategy added to the
+    sums by table index, and the number of nodes met. The row of bucket ``b`` at node
+    ``n`` starts at ``offset[n] + b * stride[n]`` in the flat tables.
+    """
+    new_regrets: dict[int, int] = {}
+    sums: dict[int, float] = {}
+    met = 0
+
+    def strategy(base: int, n: int) -> list[float]:
+        pos = [max(int(regrets[base + a]), 0) for a in range(n)]
+        total = sum(pos)
+        return [x / total for x in pos] if total > 0 else [1.0 / n] * n
+
+    def value(node: int) -> float:
+        nonlocal met
+        met += 1
+        kind = int(tree.kind[node])
+        c = [int(x) for x in tree.committed[node]]
+        if kind == 1:  # a fold: the other position takes the pot
+            taker = 1 - int(tree.player[node])
+            return float((c[0] + c[1]) * (taker == trav) - c[trav])
+        if kind == 2:  # a showdown
+            share = 0.5 if winner == 2 else float(winner == trav)
+            return share * (c[0] + c[1]) - c[trav]
+        p = int(tree.player[node])
+        kids = list(tree.children(node))
+        n = len(kids)
+        base = int(offset[node]) + int(buckets[p][int(tree.street[node])]) * int(stride[node])
+        sigma = strategy(base, n)
+        if p != trav:
+            assert sorted(sigma) == [0.0] * (n - 1) + [1.0], "the opponent must play pure"
+            for a in range(n):
+                sums[base + a] = sums.get(base + a, 0.0) + sigma[a]
+            return value(kids[sigma.index(1.0)])
+        explored = [
+            prune_below is None
+            or int(tree.street[node]) == 3
+            or int(tree.kind[kids[a]]) != 0
+            or int(regrets[base + a]) >= prune_below
+            for a in range(n)
+        ]
+        values = {a: value(kids[a]) for a in range(n) if explored[a]}
+        v = sum(sigma[a] * values[a] for a in values)
+        for a, va in values.items():
+            new_regrets[base + a] = max(int(regrets[base + a]) + round(va - v), floor)
+        return v
+
+    v = value(0)
+    return v, new_regrets, sums, met

@@ -133,6 +133,10 @@ def test_written_out_names_match_the_library() -> None:
 
     assert solve_cmd.ALGORITHM_NAMES == ALGORITHMS
     assert solve_cmd.GAME_NAMES == GAME_NAMES
+    from checkraise.cli import blueprint_cmd
+    from checkraise.games.holdem import PRESETS
+
+    assert tuple(PRESETS) == blueprint_cmd.PRESET_NAMES
 
 
 def test_play_help_lists_every_agent_but_the_human() -> None:

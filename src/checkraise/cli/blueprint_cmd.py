@@ -47,7 +47,9 @@ def train(
     abstraction: str = typer.Option("default", "--abstraction", help="Card abstraction file."),
     stack: int = typer.Option(20000, "--stack", help="Stacks in chips (ACPC: 20,000)."),
     seed: int = typer.Option(1, "--seed", callback=check_seed, help="Seed of the sampling."),
-    threads: int = typer.Option(1, "--threads", help="Worker threads on this machine."),
+    threads: int = typer.Option(
+        1, "--threads", help="Worker threads on this machine (--resume: the run's own)."
+    ),
     river_table: bool = typer.Option(
         True,
         "--river-table/--no-river-table",
@@ -94,11 +96,16 @@ def train(
             raise ConfigError(
                 f"--resume: {out / CHECKPOINT} does not exist; expected an earlier run"
             )
-        trainer = BlueprintTrainer.load(out / CHECKPOINT, threads=threads)
+        # the run's own worker count unless --threads is given: a run is the same
+        # for a given seed and number of workers, so resuming keeps it by default
+        given = ctx.get_parameter_source("threads")
+        keep = given is None or given.name == "DEFAULT"
+        trainer = BlueprintTrainer.load(out / CHECKPOINT, threads=None if keep else threads)
     else:
-        claim_out_folder(out, RUN_FILES, NO_LOGS, force=force, command="blueprint train")
+        # every option is checked before --force may remove an earlier run's files
         game = HoldemGame(load_actions(preset), HoldemRules(stack=stack), HoldemCards(abstraction))
         trainer = BlueprintTrainer(game, seed=seed or 0, threads=threads)
+        claim_out_folder(out, RUN_FILES, NO_LOGS, force=force, command="blueprint train")
     if river_table and backend == "local":
         trainer.use_river_table()
     step_fn = None

@@ -188,7 +188,8 @@ class ActionAbstraction:
         return cls(
             name=str(d.get("name", "custom")),
             sizes=tuple(sizes[s] for s in STREET_NAMES),
-            raise_cap=tuple(d.get("raise_cap", (3, 3, 3, 3))),
+            # passed as read: __post_init__ names a bad value as the file wrote it
+            raise_cap=d.get("raise_cap", (3, 3, 3, 3)),
         )
 
 

@@ -207,9 +207,9 @@ def _read(path: str | Path, fmt: str) -> tuple[dict[str, Any], dict[str, npt.NDA
     try:
         with np.load(p, allow_pickle=False) as z:
             arrays = {k: z[k] for k in z.files}
-    except (OSError, ValueError) as exc:
-        if isinstance(exc, FileNotFoundError):
-            raise
+    except FileNotFoundError:
+        raise
+    except Exception as exc:  # zipfile, zlib, numpy format and pickle refusals alike
         raise BlueprintError(f"{p}: not a readable .npz file ({exc})") from exc
     try:
         header = json.loads(arrays.pop("header").tobytes().decode())
@@ -452,25 +452,35 @@ class BlueprintTrainer:
     def load(cls, path: str | Path, threads: int | None = None) -> BlueprintTrainer:
         """Resume from a checkpoint; ``threads`` defaults to the checkpoint's."""
         header, arrays = _read(path, CHECKPOINT_FORMAT)
-        game = game_from_dict(header["game"])
+        try:
+            game = game_from_dict(header["game"])
+            settings = TrainSettings(**header["settings"])
+            saved = {k: header[k] for k in ("seed", "threads", "iteration", "nodes_met")}
+            if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in saved.values()):
+                raise BlueprintError(f"{saved}: expected whole numbers >= 0")
+            seconds, weight = float(header["seconds"]), float(header["weight"])
+        except (KeyError, TypeError, ValueError) as exc:  # ConfigError is a ValueError
+            raise BlueprintError(f"{path}: the header does not describe a run: {exc}") from exc
         t = cls(
             game,
-            seed=int(header["seed"]),
-            threads=int(threads if threads is not None else header["threads"]),
-            settings=TrainSettings(**header["settings"]),
+            seed=saved["seed"],
+            threads=threads if threads is not None else max(1, saved["threads"]),
+            settings=settings,
         )
-        if arrays["regrets"].shape != (t.num_entries,):
+        tables = (arrays.get("regrets"), arrays.get("sums"))
+        if any(a is None or a.shape != (t.num_entries,) for a in tables):
+            shapes = [None if a is None else a.shape for a in tables]
             raise BlueprintError(
-                f"{path}: tables of {arrays['regrets'].shape[0]} entries; "
-                f"the game needs {t.num_entries}"
+                f"{path}: regrets and sums of shapes {shapes}; "
+                f"the game needs {t.num_entries} entries each"
             )
+        t.iteration = saved["iteration"]
+        t.nodes_met = saved["nodes_met"]
+        t.seconds = seconds
+        t.weight = weight
         t.regrets[:] = arrays["regrets"]
         t.sums[:] = arrays["sums"]
         _to_layout(header, t.layout, [t.regrets, t.sums])
-        t.iteration = int(header["iteration"])
-        t.nodes_met = int(header["nodes_met"])
-        t.seconds = float(header["seconds"])
-        t.weight = float(header["weight"])
         return t
 
     def blueprint(self, command: str = "") -> Blueprint:
@@ -514,7 +524,7 @@ class Blueprint:
 
     def save(self, path: str | Path) -> Path:
         p = Path(path)
-        q = np.round(self.strategy.astype(np.float64) * 65535).astype(np.uint16)
+        q = _quantise(self.strategy, self.layout)
         header = dict(
             self.header,
             layout=LAYOUT_VERSION,
@@ -530,7 +540,10 @@ class Blueprint:
         from checkraise.solvers._mccfr_kernels import normalise_rows
 
         header, arrays = _read(path, BLUEPRINT_FORMAT)
-        game = game_from_dict(header["game"])
+        try:
+            game = game_from_dict(header["game"])
+        except (KeyError, TypeError, ValueError) as exc:  # ConfigError is a ValueError
+            raise BlueprintError(f"{path}: the header does not describe a game: {exc}") from exc
         q = arrays["strategy"].astype(np.float32)
         bp = cls(game, q, header)
         lay = bp.layout
@@ -542,6 +555,36 @@ class Blueprint:
         _to_layout(header, lay, [bp.strategy])
         normalise_rows(bp.strategy, lay.dec_base, lay.dec_stride, lay.dec_actions, lay.dec_buckets)
         return bp
+
+
+def _quantise(strategy: F32, layout: Layout) -> npt.NDArray[np.uint16]:
+    """Rows in steps of 1/65535 that sum to exactly 65535 (largest remainders): each
+    probability moves by less than one step, and a zero stays zero. Rounding each entry
+    alone would leave rows off by up to half a step per action, and the rescaling on
+    load would then move entries by more than a step."""
+    x = np.asarray(strategy, dtype=np.float64)
+    out = np.zeros(x.shape[0], dtype=np.uint16)
+    for na in np.unique(layout.dec_actions):
+        ds = np.flatnonzero(layout.dec_actions == na)
+        starts = np.concatenate(
+            [
+                layout.dec_base[d]
+                + np.arange(layout.dec_buckets[d], dtype=np.int64) * layout.dec_stride[d]
+                for d in ds
+            ]
+        )
+        idx = starts[:, None] + np.arange(na)
+        rows = x[idx]
+        total = rows.sum(axis=1, keepdims=True)
+        rows = np.where(total > 0, rows / np.where(total > 0, total, 1.0), 1.0 / na) * 65535
+        low = np.floor(rows)
+        missing = 65535 - low.sum(axis=1, keepdims=True)
+        # rank of each entry's remainder within its row, largest first
+        order = np.argsort(low - rows, axis=1, kind="stable")
+        rank = np.empty_like(order)
+        np.put_along_axis(rank, order, np.broadcast_to(np.arange(na), order.shape), axis=1)
+        out[idx] = (low + (rank < missing)).astype(np.uint16)
+    return out
 
 
 def strategy_on_tree(game: HoldemGame, strategy: F32, tree: Any) -> npt.NDArray[np.float64]:

@@ -1,0 +1,174 @@
+"""``checkraise blueprint train`` on the tiny preset (stacks 400, a second or two a run)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from checkraise.cli.main import main
+from checkraise.solvers.blueprint import Blueprint, BlueprintTrainer
+from checkraise.solvers.blueprint_run import RUN_FILES
+
+# --no-river-table: building the river table of every class takes ~30 s
+TINY = ["blueprint", "train", "--preset", "tiny", "--stack", "400", "--no-river-table"]
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _bad(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Run a command that must fail on its input: exit 2 and one line on stderr."""
+    code, _, err = _run(argv, capsys)
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("checkraise: error: "), err
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("bp") / "run"
+    assert main([*TINY, "--iterations", "20000", "--seed", "3", "--out", str(out)]) == 0
+    return out
+
+
+def test_train_writes_the_four_files(run: Path) -> None:
+    assert sorted(p.name for p in run.iterdir()) == sorted(RUN_FILES)
+    assert (run / "progress.png").read_bytes().startswith(PNG_SIGNATURE)
+    trainer = BlueprintTrainer.load(run / "checkpoint.npz")
+    assert trainer.iteration == 20_000 and trainer.seed == 3 and trainer.threads == 1
+    assert trainer.game.rules.stack == 400 and trainer.game.actions.name == "tiny"
+    assert trainer.game.cards.buckets == (169, 200, 200, 200)  # the shipped abstraction
+    bp = Blueprint.load(run / "blueprint.npz")
+    assert np.abs(bp.strategy - trainer.average_strategy()).max() <= 1 / 65535
+    assert bp.header["command"].startswith("checkraise blueprint train --out")
+    rows = [json.loads(line) for line in (run / "progress.jsonl").read_text().splitlines()]
+    assert rows[-1]["iteration"] == 20_000
+    assert 0 < rows[-1]["touched"] <= rows[-1]["infosets"] == trainer.num_infosets
+
+
+def test_refuses_to_overwrite_without_force(
+    run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = {p.name: p.read_bytes() for p in run.iterdir()}
+    line = _bad([*TINY, "--iterations", "100", "--out", str(run)], capsys)
+    assert "holds results of an earlier `checkraise blueprint train`" in line
+    assert "--force" in line
+    # a bad option with --force is refused before the earlier run is removed
+    line = _bad([*TINY, "--iterations", "100", "--preset", "huge", "--force", "--out",
+                 str(run)], capsys)
+    assert "unknown action abstraction 'huge'" in line
+    line = _bad([*TINY, "--iterations", "100", "--stack", "50", "--force", "--out", str(run)],
+                capsys)
+    assert "stack=50" in line
+    line = _bad([*TINY, "--iterations", "100", "--threads", "0", "--force", "--out", str(run)],
+                capsys)
+    assert "threads=0" in line
+    assert {p.name: p.read_bytes() for p in run.iterdir()} == before
+    # --force replaces it
+    out = tmp_path / "again"
+    assert main([*TINY, "--iterations", "300", "--out", str(out)]) == 0
+    (out / "mine.txt").write_text("keep")
+    code, _, err = _run([*TINY, "--iterations", "200", "--force", "--out", str(out)], capsys)
+    assert code == 0, err
+    assert BlueprintTrainer.load(out / "checkpoint.npz").iteration == 200
+    assert (out / "mine.txt").read_text() == "keep"
+
+
+def test_resume_continues_to_the_total(
+    run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "resumed"
+    code, _, err = _run([*TINY, "--iterations", "4000", "--seed", "3", "--out", str(out)],
+                        capsys)
+    assert code == 0, err
+    code, text, err = _run([*TINY, "--iterations", "20000", "--resume", "--out", str(out),
+                            "--json"], capsys)
+    assert code == 0, err
+    figures = json.loads(text)
+    assert figures["iteration"] == 20_000 and figures["folder"] == str(out)
+    resumed = BlueprintTrainer.load(out / "checkpoint.npz")
+    whole = BlueprintTrainer.load(run / "checkpoint.npz")
+    # 4,000 is a batch boundary (2,000 a batch), so the run is the uninterrupted one
+    assert np.array_equal(resumed.regrets, whole.regrets)
+    assert np.array_equal(resumed.sums, whole.sums)
+    rows = (out / "progress.jsonl").read_text().splitlines()
+    assert [json.loads(r)["iteration"] for r in rows] == [4_000, 20_000]
+
+
+def test_resume_keeps_the_runs_threads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    whole, part = tmp_path / "whole", tmp_path / "part"
+    two = [*TINY, "--threads", "2", "--seed", "5"]
+    assert main([*two, "--iterations", "8000", "--out", str(whole)]) == 0
+    assert main([*two, "--iterations", "4000", "--out", str(part)]) == 0
+    code, _, err = _run([*TINY, "--iterations", "8000", "--resume", "--out", str(part)], capsys)
+    assert code == 0, err
+    resumed = BlueprintTrainer.load(part / "checkpoint.npz")
+    assert resumed.threads == 2
+    assert np.array_equal(resumed.regrets, BlueprintTrainer.load(whole / "checkpoint.npz").regrets)
+
+
+def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, text, err = _run([*TINY, "--iterations", "500", "--out", str(tmp_path / "j"),
+                            "--json"], capsys)
+    assert code == 0, err
+    figures = json.loads(text)
+    assert {"iteration", "seconds", "touched", "infosets", "regret_proxy", "folder"} <= set(
+        figures
+    )
+    assert figures["iteration"] == 500
+    assert "checkpoint:" not in err  # --json: no progress lines
+
+
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        (["--hours", "0", "--out", "X"], "training time 0.0 s; expected > 0"),
+        (["--iterations", "0", "--out", "X"], "iterations=0"),
+        (["--out", "X"], "needs --hours or --iterations"),
+        (["--iterations", "5", "--preset", "nope", "--out", "X"],
+         "unknown action abstraction 'nope'"),
+        (["--iterations", "5", "--resume", "--out", "X"], "--resume:"),
+        (["--iterations", "5", "--backend", "cloud", "--out", "X"], "invalid --backend 'cloud'"),
+        (["--iterations", "5", "--seed", "-1", "--out", "X"], "invalid --seed -1"),
+        (["--iterations", "5", "--checkpoint-minutes", "0", "--out", "X"], "checkpoint every"),
+    ],
+)
+def test_bad_values_exit_2_with_one_line(
+    extra: list[str], named: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [*TINY, *[str(tmp_path / "out") if a == "X" else a for a in extra]]
+    line = _bad(argv, capsys)
+    assert named in line, line
+    assert not (tmp_path / "out").exists()  # nothing written
+
+
+def test_resume_of_a_damaged_checkpoint_touches_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "dmg"
+    assert main([*TINY, "--iterations", "300", "--out", str(out)]) == 0
+    capsys.readouterr()
+    data = (out / "checkpoint.npz").read_bytes()
+    (out / "checkpoint.npz").write_bytes(data[:-100])
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    line = _bad([*TINY, "--iterations", "600", "--resume", "--out", str(out)], capsys)
+    assert str(out / "checkpoint.npz") in line
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, text, _ = _run(["blueprint", "train", "--help"], capsys)
+    assert code == 0
+    for flag in ("--preset", "--hours", "--iterations", "--resume", "--force", "--threads",
+                 "--backend", "--json", "--out"):
+        assert flag in text
+    code, text, _ = _run(["blueprint", "--help"], capsys)
+    assert code == 0 and "train" in text
