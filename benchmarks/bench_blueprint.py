@@ -2,8 +2,9 @@
 
 Game: ACPC heads-up no-limit hold'em, 20,000-chip stacks, blinds 50/100 (the small
 blind acts first preflop, the big blind first after), betting abstracted to fold,
-call, a pot-sized bet and all-in. Ours is ``HoldemGame(actions=PRESETS["fcpa"])``
-trained by ``BlueprintTrainer`` on the ``default`` card abstraction; the peer is
+call, a pot-sized bet and all-in. Ours is ``HoldemGame(PRESETS["fcpa"],
+HoldemRules(), HoldemCards("default"))`` (full deck, the shipped card abstraction, no
+recall) trained by ``BlueprintTrainer(game, seed, threads)``; the peer is
 OpenSpiel's C++ ``ExternalSamplingMCCFRSolver`` (through ``pyspiel``) on
 ``universal_poker`` with the same rules (``PEER_PARAMETERS``) and
 ``bettingAbstraction=fcpa``. OpenSpiel has no card abstraction (its information
@@ -19,9 +20,10 @@ the opponent's cumulative strategy is updated at the nodes the traversal passes
 through (no second averaging pass). Tables live in an ``std::unordered_map`` keyed
 by the information-state string, an entry made on first visit. Ours:
 ``trainer.iterate(n)`` runs n iterations, each one external-sampling traversal per
-player, the same unit. The trainer's own options (linear discounting, pruning, int32
-regrets) are whatever its defaults are; they are printed beside the figure, since
-pruning makes later iterations cheaper.
+position, the same unit. The trainer runs with its default ``TrainSettings`` (linear
+CFR discounts every 200,000 iterations, negative-regret pruning only from iteration
+4,000,000 on); they are printed beside the figure, with whether the timed window
+reached pruning, which makes later iterations cheaper.
 
 Measured, each half in a fresh Python process run one after the other (so neither
 shares memory or a core with the other):
@@ -41,8 +43,10 @@ shares memory or a core with the other):
   ``iterate(batch)`` calls, the batch sized from the warm-up rate to last about a
   quarter second, until ``--seconds`` of wall time; iterations are read from
   ``trainer.iteration``. Memory per information set: ``trainer.memory_bytes``
-  (regret and strategy tables) over ``trainer.num_infosets`` (decision nodes times
-  buckets), with the resident-memory growth beside it.
+  (int32 regrets and float32 strategy sums, plus per-worker deltas with more than
+  one thread) over ``trainer.num_infosets`` (betting decisions times buckets, all
+  preallocated), with the information sets touched by the end (``touched()``) and
+  the resident-memory growth (tables, numba's compiled code) beside it.
 
 The comparison is per core: OpenSpiel's solver is single-threaded, ours runs on
 ``--threads`` numba threads (default 1); with more than one thread the per-thread
@@ -151,13 +155,16 @@ def run_openspiel(seconds: float, warm_up: float, seed: int) -> dict[str, Any]:
 def run_ours(seconds: float, warm_up: float, seed: int, threads: int) -> dict[str, Any]:
     """Time ``BlueprintTrainer.iterate`` in this process."""
     # Imported here so that the OpenSpiel half runs without the trainer.
-    from checkraise.games.holdem import PRESETS, HoldemGame
+    from checkraise.games.holdem import PRESETS, HoldemRules
+    from checkraise.games.holdem_game import HoldemCards, HoldemGame
     from checkraise.solvers.blueprint import BlueprintTrainer
 
     rss_before = _rss_bytes()
     started = time.perf_counter()
-    game = HoldemGame(actions=PRESETS["fcpa"])
-    trainer = BlueprintTrainer(game, abstraction="default", seed=seed, threads=threads)
+    # The full deck (no deal pool), the shipped card abstraction, no recall: the
+    # game `checkraise blueprint train --preset fcpa` trains.
+    game = HoldemGame(PRESETS["fcpa"], HoldemRules(), HoldemCards("default"))
+    trainer = BlueprintTrainer(game, seed=seed, threads=threads)
     build = time.perf_counter() - started
     _log(f"[ours] game and trainer built in {build:.2f} s")
 
@@ -188,7 +195,8 @@ def run_ours(seconds: float, warm_up: float, seed: int, threads: int) -> dict[st
     iterations = trainer.iteration - warm
     infosets = int(trainer.num_infosets)
     table_bytes = int(trainer.memory_bytes)
-    config = getattr(trainer, "config", None)
+    settings = trainer.settings
+    touched = trainer.touched()
     return {
         "solver": "ours: BlueprintTrainer (numba)",
         "threads": threads,
@@ -203,8 +211,10 @@ def run_ours(seconds: float, warm_up: float, seed: int, threads: int) -> dict[st
         "infosets": infosets,
         "table_bytes": table_bytes,
         "bytes_per_infoset": table_bytes / infosets if infosets else None,
+        "touched_infosets": touched,
         "rss_growth_bytes": _rss_bytes() - rss_before,
-        "trainer_config": repr(config) if config is not None else None,
+        "trainer_settings": repr(settings),
+        "pruning_in_window": trainer.iteration > settings.prune_from,
         "memory_measure": "trainer.memory_bytes / trainer.num_infosets",
     }
 
@@ -251,10 +261,13 @@ def print_report(figures: dict[str, Any]) -> None:
               f"{second:,.0f}; its per-info-set memory is resident-memory growth "
               f"({theirs['rss_growth_bytes'] / 2**20:,.0f} MiB) / info sets in its table")
     if ours is not None and "error" not in ours:
-        print(f"  ours: tables {ours['table_bytes'] / 2**20:,.1f} MiB "
-              f"(memory_bytes / num_infosets above), resident-memory growth "
+        print(f"  ours: tables {ours['table_bytes'] / 2**20:,.1f} MiB for all "
+              f"{ours['infosets']:,} information sets (preallocated; "
+              f"{ours['touched_infosets']:,} touched by the end), resident-memory growth "
               f"{ours['rss_growth_bytes'] / 2**20:,.0f} MiB, numba compile "
-              f"{ours['compile_seconds']:.1f} s; trainer config {ours['trainer_config']}")
+              f"{ours['compile_seconds']:.1f} s, pruning in the window: "
+              f"{'yes' if ours['pruning_in_window'] else 'no'}")
+        print(f"  ours: {ours['trainer_settings']}")
     ratio = figures.get("ratio")
     if ratio is not None:
         met = "met" if figures["ratio_per_thread"] >= GOAL else "NOT met"
