@@ -157,14 +157,18 @@ def run_ours(seconds: float, warm_up: float, seed: int, threads: int) -> dict[st
     # Imported here so that the OpenSpiel half runs without the trainer.
     from checkraise.games.holdem import PRESETS, HoldemRules
     from checkraise.games.holdem_game import HoldemCards, HoldemGame
-    from checkraise.solvers.blueprint import BlueprintTrainer
+    from checkraise.solvers.blueprint import BlueprintTrainer, TrainSettings
 
     rss_before = _rss_bytes()
     started = time.perf_counter()
     # The full deck (no deal pool), the shipped card abstraction, no recall: the
     # game `checkraise blueprint train --preset fcpa` trains.
     game = HoldemGame(PRESETS["fcpa"], HoldemRules(), HoldemCards("default"))
-    trainer = BlueprintTrainer(game, seed=seed, threads=threads)
+    # Plain external sampling, as OpenSpiel runs it: no negative-regret pruning (the
+    # trainer's default turns it on after 4 million iterations, inside this window).
+    settings = TrainSettings(prune_from=2**62)
+    trainer = BlueprintTrainer(game, seed=seed, threads=threads, settings=settings)
+    trainer.use_river_table()  # as `blueprint train` does by default (setup, ~30 s)
     build = time.perf_counter() - started
     _log(f"[ours] game and trainer built in {build:.2f} s")
 
