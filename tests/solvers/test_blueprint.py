@@ -118,6 +118,22 @@ def test_pruning_and_linear_discounting_keep_the_game_value(
 # -- reproducibility
 
 
+def test_the_sparse_merge_along_logged_rows_equals_the_sweep_of_the_whole_table(
+    game: HoldemGame,
+) -> None:
+    settings = TrainSettings(batch=300, discount_every=1_000, discount_until=2_000,
+                             prune_from=1_000, prune_below=-300, floor=-400)
+    sparse = BlueprintTrainer(game, seed=8, threads=2, settings=settings)
+    swept = BlueprintTrainer(game, seed=8, threads=2, settings=settings)
+    swept._log = np.zeros((2, 0), dtype=np.int64)  # no room: every merge sweeps the table
+    sparse.iterate(5_000)
+    swept.iterate(5_000)
+    assert np.array_equal(sparse.regrets, swept.regrets)
+    assert np.array_equal(sparse.sums, swept.sums)
+    assert sparse.regrets.min() == -400 and sparse.regrets.any()  # the floor was met
+    assert not sparse._log_len.any()  # the logs are cleared after each merge
+
+
 def test_same_seed_and_threads_same_tables(game: HoldemGame) -> None:
     settings = TrainSettings(batch=500, discount_every=1_000, discount_until=3_000)
     for threads in (1, 2):
@@ -164,9 +180,10 @@ def test_an_idle_second_worker_changes_nothing(game: HoldemGame) -> None:
             t.layout.base, t.layout.stride, t.regrets, t._dreg, t.sums, t._dcum,
             PLAIN.prune_from, PLAIN.prune_prob, PLAIN.prune_below, PLAIN.floor,
             *game.cards.kernel_tables(), np.zeros(0, dtype=np.uint8), pool_b, pool_w, 0,
+            t._log, t._log_len,
         )
     assert not two.regrets.any()  # the threaded path writes its deltas only
-    merge(two.regrets, two._dreg, two.sums, two._dcum, PLAIN.floor)
+    merge(two.regrets, two._dreg, two.sums, two._dcum, PLAIN.floor, two._log, two._log_len)
     assert not two._dreg.any() and not two._dcum.any()
     assert np.array_equal(one.regrets, two.regrets)
     np.testing.assert_allclose(one.sums, two.sums, rtol=1e-5)
@@ -353,6 +370,7 @@ def test_kernel_traversal_equals_the_naive_twin(use_delta: bool, prune: bool) ->
             tree.committed, tree.first_child, tree.num_children, offset, stride, reg, dreg, cum,
             dcum,
             use_delta, prune, prune_below, floor, state, 0, *_scratch(tree.max_actions),
+            np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64),
         )
         assert got_met == met
         expect = view.copy()

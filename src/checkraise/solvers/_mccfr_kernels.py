@@ -141,8 +141,15 @@ def _traverse(
     st_sig: npt.NDArray[np.float64],
     st_skip: npt.NDArray[np.bool_],
     sig: npt.NDArray[np.float64],
+    log: I64,
+    log_len: I64,
 ) -> int:
-    """One external-sampling traversal for position ``trav``; returns the number of nodes met."""
+    """One external-sampling traversal for position ``trav``; returns the number of nodes met.
+
+    With ``use_delta`` every row written is logged as ``base * 16 + actions`` in ``log``
+    (``log_len[0]`` entries; past its capacity ``log_len[0]`` becomes capacity + 1 and
+    the merge falls back to sweeping the whole table).
+    """
     depth = 0
     st_node[0] = 0
     st_next[0] = -1
@@ -183,6 +190,8 @@ def _traverse(
                         dcum[base + a] += np.float32(sig[a])
                     else:
                         cum[base + a] += np.float32(sig[a])
+                if use_delta:
+                    _log_row(log, log_len, base, na)
                 st_node[depth] = first_child[n] + chosen  # a tail call: the frame is reused
                 continue
             _strategy(reg, dreg, use_delta, base, na, sig)
@@ -232,11 +241,23 @@ def _traverse(
                 if new > INT32_MAX:
                     new = INT32_MAX
                 reg[base + a] = np.int32(new)
+        if use_delta:
+            _log_row(log, log_len, base, na)
         value = v
         depth -= 1
         if depth >= 0:
             st_vals[depth, st_next[depth] - 1] = value
     return met
+
+
+@njit
+def _log_row(log: I64, log_len: I64, base: int, na: int) -> None:
+    k = log_len[0]
+    if k < log.shape[0]:
+        log[k] = base * 16 + na
+        log_len[0] = k + 1
+    else:
+        log_len[0] = log.shape[0] + 1
 
 
 @njit
@@ -279,13 +300,16 @@ def run_workers(
     pool_buckets: I64,
     pool_winner: I64,
     first_iteration: int,
+    log: I64,
+    log_len: I64,
 ) -> int:
     """Run ``counts[w]`` iterations on worker ``w``; returns the nodes met.
 
     One iteration samples one deal and runs one traversal per position on it (an
     unbiased sample for each; sharing it halves the cost of dealing and bucketing).
     With one worker the tables are updated in place; with more, worker ``w`` writes
-    ``dreg[w]`` and ``dcum[w]`` (merged afterwards by :func:`merge`). Pruning is
+    ``dreg[w]`` and ``dcum[w]`` and logs the rows it wrote in ``log[w]`` (merged
+    afterwards by :func:`merge`, which clears the logs). Pruning is
     tried from iteration ``prune_from`` on, on a ``prune_prob`` share of traversals.
     """
     workers = counts.shape[0]
@@ -352,32 +376,65 @@ def run_workers(
                     st_sig,
                     st_skip,
                     sig,
+                    log[w],
+                    log_len[w : w + 1],
                 )
         met[w] = m
     return int(met.sum())
 
 
 @parallel_njit
-def merge(reg: I32, dreg: I32, cum: F32, dcum: F32, floor: int) -> None:
-    """Add every worker's deltas to the tables (in worker order) and clear them."""
+def _merge_all(reg: I32, dreg: I32, cum: F32, dcum: F32, floor: int) -> None:
     workers = dreg.shape[0]
     n = reg.shape[0]
     chunk = 1 << 16
     for c in prange((n + chunk - 1) // chunk):
         for i in range(c * chunk, min(n, (c + 1) * chunk)):
-            r = np.int64(reg[i])
-            x = np.float64(cum[i])
-            for w in range(workers):
-                r += dreg[w, i]
-                x += dcum[w, i]
-                dreg[w, i] = 0
-                dcum[w, i] = 0.0
-            if r < floor:
-                r = np.int64(floor)
-            if r > INT32_MAX:
-                r = np.int64(INT32_MAX)
-            reg[i] = np.int32(r)
-            cum[i] = np.float32(x)
+            _merge_entry(reg, dreg, cum, dcum, floor, workers, i)
+
+
+@njit
+def _merge_entry(
+    reg: I32, dreg: I32, cum: F32, dcum: F32, floor: int, workers: int, i: int
+) -> None:
+    r = np.int64(reg[i])
+    x = np.float64(cum[i])
+    for w in range(workers):
+        r += dreg[w, i]
+        x += dcum[w, i]
+        dreg[w, i] = 0
+        dcum[w, i] = 0.0
+    if r < floor:
+        r = np.int64(floor)
+    if r > INT32_MAX:
+        r = np.int64(INT32_MAX)
+    reg[i] = np.int32(r)
+    cum[i] = np.float32(x)
+
+
+@njit
+def merge(reg: I32, dreg: I32, cum: F32, dcum: F32, floor: int, log: I64, log_len: I64) -> None:
+    """Add every worker's deltas to the tables and clear them and the logs.
+
+    Each entry becomes its value plus the workers' deltas in worker order, floored,
+    whichever way the entries are visited: along the logged rows when every log is
+    complete (a batch writes a small part of the tables), else over the whole table.
+    """
+    workers = dreg.shape[0]
+    complete = True
+    for w in range(workers):
+        if log_len[w] > log.shape[1]:
+            complete = False
+    if not complete:
+        _merge_all(reg, dreg, cum, dcum, floor)
+    else:
+        for w in range(workers):
+            for k in range(log_len[w]):
+                base = log[w, k] // 16
+                for a in range(log[w, k] % 16):
+                    _merge_entry(reg, dreg, cum, dcum, floor, workers, base + a)
+    for w in range(workers):
+        log_len[w] = 0
 
 
 @njit

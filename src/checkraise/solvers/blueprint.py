@@ -268,6 +268,9 @@ class BlueprintTrainer:
         w = threads if threads > 1 else 1
         m = n if threads > 1 else 0
         self._delta = np.zeros((w, m, 2), dtype=np.int32)
+        # rows each worker wrote in a batch (base * 16 + actions), for a sparse merge
+        self._log = np.zeros((w, (1 << 20) if threads > 1 else 0), dtype=np.int64)
+        self._log_len = np.zeros(w, dtype=np.int64)
         self._dreg = self._delta[:, :, 0]
         self._dcum = self._delta.view(np.float32)[:, :, 1]
         self.iteration = 0
@@ -394,9 +397,19 @@ class BlueprintTrainer:
                 pool_b,
                 pool_w,
                 self.iteration,
+                self._log,
+                self._log_len,
             )
             if self.threads > 1:
-                merge(self.regrets, self._dreg, self.sums, self._dcum, s.floor)
+                merge(
+                    self.regrets,
+                    self._dreg,
+                    self.sums,
+                    self._dcum,
+                    s.floor,
+                    self._log,
+                    self._log_len,
+                )
             self._end_chunk(stop)
             self.seconds += time.perf_counter() - t0
             if progress is not None:
