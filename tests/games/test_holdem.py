@@ -165,14 +165,16 @@ def test_known_sizes_of_the_small_preset() -> None:
     assert options("") == ["f", "c", "r250", "r400", "r20000"]
     assert options("r250") == ["f", "c", "r900", "r20000"]
     assert options("r250r900") == ["f", "c", "r2200", "r20000"]
-    # pot 500 on the flop: half pot 250 more, pot 500 more
-    assert options("r250c/") == ["c", "r500", "r750", "r20000"]
+    # pot 500 on the flop: half pot 250 more, 1.5 pot 750 more
+    assert options("r250c/") == ["c", "r500", "r1000", "r20000"]
     # bet to 500 faced: pot after calling 1000, the raise goes to 500 + 1000
     assert options("r250c/r500") == ["f", "c", "r1500", "r20000"]
     # the cap of 2 sized raises on the flop leaves fold, call, all-in
     assert options("r250c/r500r1500") == ["f", "c", "r20000"]
-    # turn 0.75 pot after r250c/cc/: pot 500 -> bet 375 more
-    assert options("r250c/cc/") == ["c", "r625", "r20000"]
+    # turn after r250c/cc/, pot 500: half pot 250 more, 1.5 pot 750 more
+    assert options("r250c/cc/") == ["c", "r500", "r1000", "r20000"]
+    # river after r250c/cc/cc/, pot 500: 0.5, 1 and 2.5 pots are 250, 500 and 1,250 more
+    assert options("r250c/cc/cc/") == ["c", "r500", "r750", "r1500", "r20000"]
 
 
 def test_minimum_raise_clamp_and_all_in_for_less() -> None:

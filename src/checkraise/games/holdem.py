@@ -206,13 +206,16 @@ PRESETS: dict[str, ActionAbstraction] = {
         sizes=(((3.0,), (9.0,), (27.0,), (81.0,)),) + (((1.0,),),) * 3,
         raise_cap=(4, 4, 4, 4),
     ),
+    # overbets (1.5 pot on the flop and turn, 2.5 on the river) keep big real bets from
+    # being read as all-in: the first `small` (largest bet = pot) read 14-31% of the
+    # heuristic bot's flop-to-river bets as all-in, though none was
     "small": ActionAbstraction(
         "small",
         sizes=(
             ((2.5, 4.0), (9.0,), (22.0,)),
-            ((0.5, 1.0), (1.0,)),
-            ((0.75,), (1.0,)),
-            ((0.75,), (1.0,)),
+            ((0.5, 1.5), (1.0,)),
+            ((0.5, 1.5), (1.0,)),
+            ((0.5, 1.0, 2.5), (1.0,)),
         ),
         raise_cap=(3, 2, 2, 2),
     ),
