@@ -172,3 +172,61 @@ def test_help(capsys: pytest.CaptureFixture[str]) -> None:
         assert flag in text
     code, text, _ = _run(["blueprint", "--help"], capsys)
     assert code == 0 and "train" in text
+
+
+# -- show
+
+
+def test_show_preflop_root_and_the_reach_behind_an_open(
+    run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from checkraise.abstraction import Abstraction
+    from checkraise.cards import parse_cards
+
+    bp = Blueprint.load(run / "blueprint.npz")
+    ab = Abstraction.load("default")
+    tree = bp.game.tree
+    code, out, err = _run(["blueprint", "show", str(run), "--out", str(tmp_path / "root.png"),
+                           "--json"], capsys)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["actor"] == 0 and data["line"] == ""
+    labels = [tree.action_token(c) for c in tree.children(0)]
+    assert data["actions"] == ["f" if t == "f" else t for t in labels]
+    aa = next(r for r in data["classes"] if r["class"] == "AA")
+    row = bp.row(0, ab.bucket(0, parse_cards("As Ah")))  # a preflop bucket per class
+    assert [aa["strategy"][a] for a in data["actions"]] == pytest.approx(row.tolist(), abs=1e-6)
+    assert sum(data["frequencies"].values()) == pytest.approx(1.0)
+    assert (tmp_path / "root.png").read_bytes().startswith(PNG_SIGNATURE)
+    # on the flop after the open to 200 (tiny's open, 2 big blinds) and the call, the big blind
+    # acts first: his class weighs its combos times his probability of that call with it
+    # (the grid shows the actor's own range, as the spot solver's does)
+    code, out, err = _run(["blueprint", "show", str(run), "--line", "r200c", "--board", "2c3d4h",
+                           "--out", str(tmp_path / "flop.png"), "--json"], capsys)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["actor"] == 1 and data["line"] == "r200c/"
+    node = tree.find("r200")
+    k = [tree.action_token(c) for c in tree.children(node)].index("c")
+    for name, text, combos in (("AA", "As Ah", 6), ("KQo", "Ks Qh", 12), ("T9s", "Ts 9s", 4)):
+        got = next((r["combos"] for r in data["classes"] if r["class"] == name), 0.0)
+        want = combos * float(bp.row(node, ab.bucket(0, parse_cards(text)))[k])
+        assert got == pytest.approx(want, rel=1e-5, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragment"),
+    [
+        (["--line", "r200c"], "expected 3 distinct cards"),  # a flop line needs its board
+        (["--line", "r200c", "--board", "AsKsKs"], "card Ks given twice"),
+        (["--line", "r200c", "--board", "AsKs"], "expected 3 distinct cards"),
+        (["--line", "r333"], "is not in the tiny betting tree"),
+        (["--line", "f"], "ends the hand"),
+    ],
+)
+def test_show_refuses_bad_lines_and_boards(
+    run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], fragment: str
+) -> None:
+    line = _bad(["blueprint", "show", str(run), "--out", str(tmp_path / "x.png"), *extra], capsys)
+    assert fragment in line
+    assert not (tmp_path / "x.png").exists()
