@@ -126,18 +126,24 @@ def train(
     ) as bar:
         task = bar.add_task("", total=1.0)
 
+        last = [trainer.iteration, trainer.seconds]
+
         def on_step(t: BlueprintTrainer) -> None:
             done = 0.0
             if budget.seconds is not None:
                 done = t.seconds / budget.seconds
             if budget.iterations is not None:
                 done = max(done, t.iteration / budget.iterations)
-            rate = t.iteration / t.seconds if t.seconds else 0.0
+            spent = t.seconds - last[1]
+            rate = (t.iteration - last[0]) / spent if spent > 0 else 0.0
+            last[:] = [t.iteration, t.seconds]
+            touched = f"  {figures['touched']:,} info sets touched" if "touched" in figures else ""
             bar.update(
                 task,
                 completed=min(done, 1.0),
                 description=(
                     f"{t.iteration:,} it  {rate:,.0f} it/s  {t.memory_bytes / 2**20:,.0f} MiB"
+                    + touched
                 ),
             )
 
