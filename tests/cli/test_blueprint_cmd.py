@@ -230,3 +230,36 @@ def test_show_refuses_bad_lines_and_boards(
     line = _bad(["blueprint", "show", str(run), "--out", str(tmp_path / "x.png"), *extra], capsys)
     assert fragment in line
     assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGINT"])
+def test_a_signal_stops_a_background_run_with_its_work_checkpointed(
+    tmp_path: Path, signum: str
+) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    # start_new_session: like a job started with `nohup ... &`, no terminal to send Ctrl-C;
+    # a background job of a shell also starts with SIGINT ignored, which the run undoes
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "checkraise.cli.main", *TINY, "--iterations", "1000000000",
+         "--checkpoint-minutes", "600", "--out", str(out)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not out.exists():
+            time.sleep(0.2)  # the folder is made when training starts
+        time.sleep(4)
+        proc.send_signal(getattr(signal, signum))
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    trainer = BlueprintTrainer.load(out / "checkpoint.npz")
+    assert trainer.iteration > 0
+    assert Blueprint.load(out / "blueprint.npz").strategy.shape == (trainer.num_entries,)

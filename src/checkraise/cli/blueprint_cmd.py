@@ -156,6 +156,7 @@ def train(
                     f"regret proxy {row['regret_proxy']:.3g}"
                 )
 
+        _stop_on_signals()
         train_in_folder(
             out,
             trainer,
@@ -173,6 +174,18 @@ def train(
             f"blueprint: {out / 'blueprint.npz'} ({figures['iteration']:,} iterations, "
             f"{figures['seconds']:,.0f} s)"
         )
+
+
+def _stop_on_signals() -> None:
+    """SIGTERM, and SIGINT even in a background job (where the shell ignores it), stop
+    the run as Ctrl-C does: the work done so far is checkpointed before the exit."""
+    import signal
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
 
 
 @blueprint_app.command("show")
