@@ -183,10 +183,19 @@ def test_cli_trains_a_blueprint_on_ray(ray_backend: Backend, tmp_path: Path) -> 
     out = tmp_path / "run"
     # The session's Ray instance is running: the command's backend joins it.
     args = ["blueprint", "train", "--preset", "tiny", "--stack", "400", "--iterations",
-            "20000", "--backend", "ray", "--workers", "2", "--out", str(out), "--json"]
+            "20000", "--backend", "ray", "--workers", "2", "--round", "5000", "--out", str(out),
+            "--json"]
     assert main(args) == 0
     bp = Blueprint.load(out / "blueprint.npz")
     assert bp.header["iteration"] == 20_000
     trainer = BlueprintTrainer.load(out / "checkpoint.npz")
     assert trainer.iteration == 20_000 and trainer.weight == 10_000  # mean of two items
     assert trainer.regrets.any() and trainer.sums.any()
+    # --round sets the rounds: the same tables as the library's shards in rounds of 5,000
+    # on one local process (rounds of 100,000 would differ)
+    from checkraise.backend import LocalBackend
+
+    mine = BlueprintTrainer(trainer.game, seed=1)
+    ShardedStep(LocalBackend(1), 2, round_iterations=5_000)(mine, 20_000)
+    assert np.array_equal(mine.regrets, trainer.regrets)
+    assert np.array_equal(mine.sums, trainer.sums)

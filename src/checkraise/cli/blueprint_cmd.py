@@ -64,6 +64,11 @@ def train(
         "local", "--backend", help="local (threads here) or ray (shards on Ray workers)."
     ),
     workers: int = typer.Option(2, "--workers", help="Ray workers (with --backend ray)."),
+    round_iterations: int = typer.Option(
+        100_000,
+        "--round",
+        help="With --backend ray: iterations per round (each round ships the regrets out).",
+    ),
     address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the final figures as JSON."),
 ) -> None:
@@ -87,6 +92,7 @@ def train(
         seconds=hours * 3600 if hours is not None else None,
         iterations=iterations,
         checkpoint_seconds=checkpoint_minutes * 60,
+        step=round_iterations if backend == "ray" else 100_000,
     )
     if backend not in ("local", "ray"):
         raise ConfigError(f"invalid --backend {backend!r}: expected 'local' or 'ray'")
@@ -113,7 +119,7 @@ def train(
         from checkraise.cli._options import open_backend
         from checkraise.solvers.blueprint_shards import ShardedStep
 
-        step_fn = ShardedStep(open_backend("ray", workers, address), workers)
+        step_fn = ShardedStep(open_backend("ray", workers, address), workers, round_iterations)
     console = Console(stderr=True)
     figures: dict[str, Any] = {}
     with Progress(
