@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from checkraise.errors import ConfigError
 from checkraise.games import GameTree, build_tree
 from checkraise.games.holdem import DECISION, HoldemRules
 from checkraise.games.holdem_game import HoldemCards, HoldemGame
@@ -389,3 +390,22 @@ def test_kernel_traversal_equals_the_naive_twin(use_delta: bool, prune: bool) ->
             assert np.array_equal(cum, want_sums)
         checked += len(new)
     assert checked > 500
+
+
+def test_a_blueprint_file_without_a_strategy_or_a_bucket_out_of_range_is_refused(
+    game: HoldemGame, tmp_path: Path
+) -> None:
+    trainer = BlueprintTrainer(game, seed=1, settings=PLAIN)
+    trainer.iterate(200)
+    ck = trainer.save(tmp_path / "checkpoint.npz")
+    _rewrite(ck, tmp_path / "relabelled.npz", edit_header={"format": "checkraise-blueprint"})
+    with pytest.raises(BlueprintError, match=r"relabelled\.npz: no 'strategy' array"):
+        Blueprint.load(tmp_path / "relabelled.npz")
+    bp = trainer.blueprint()
+    root = int(game.tree.decision_nodes[0])
+    buckets = int(game.cards.table_sizes[0])  # 2: the root's rows are buckets 0 and 1
+    for bad in (buckets, -1):
+        with pytest.raises(ConfigError, match=f"bucket {bad}; expected 0..{buckets - 1}"):
+            bp.row(root, bad)
+    with pytest.raises(ConfigError, match=f"bucket {buckets}; expected -1..{buckets - 1}"):
+        bp.rows(root, np.array([0, buckets]))

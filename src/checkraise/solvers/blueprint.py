@@ -514,11 +514,22 @@ class Blueprint:
         self.strategy = np.asarray(strategy, dtype=np.float32)
         self.header = header
 
+    def _buckets_at(self, node: int) -> int:
+        """The bucket count of decision ``node``'s street (a bad node is a ConfigError)."""
+        tree = self.game.tree
+        if not 0 <= node < tree.num_nodes:
+            raise ConfigError(f"node {node}; expected 0..{tree.num_nodes - 1}")
+        if tree.kind[node] != DECISION:
+            raise ConfigError(f"node {node} ({tree.lines[node]!r}) is not a decision")
+        return int(self.game.cards.table_sizes[tree.street[node]])
+
     def row(self, node: int, bucket: int) -> F32:
         """The action probabilities at betting node ``node`` for ``bucket``."""
         tree = self.game.tree
-        if tree.kind[node] != DECISION:
-            raise ConfigError(f"node {node} ({tree.lines[node]!r}) is not a decision")
+        # past the street's buckets lies another information set's row: refuse, not misread
+        nb = self._buckets_at(node)
+        if not 0 <= bucket < nb:
+            raise ConfigError(f"bucket {bucket}; expected 0..{nb - 1} at node {node}")
         na = int(tree.num_children[node])
         base = int(self.layout.base[node]) + int(bucket) * int(self.layout.stride[node])
         row: F32 = self.strategy[base : base + na]
@@ -526,6 +537,10 @@ class Blueprint:
 
     def rows(self, node: int, buckets: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """The rows at ``node`` of many hands at once (``buckets``; -1 gives a zero row)."""
+        nb = self._buckets_at(node)
+        bad = buckets[(buckets < -1) | (buckets >= nb)]
+        if bad.size:
+            raise ConfigError(f"bucket {int(bad[0])}; expected -1..{nb - 1} at node {node}")
         na = int(self.game.tree.num_children[node])
         out = np.zeros((buckets.shape[0], na))
         live = buckets >= 0
@@ -557,6 +572,8 @@ class Blueprint:
             game = game_from_dict(header["game"])
         except (KeyError, TypeError, ValueError) as exc:  # ConfigError is a ValueError
             raise BlueprintError(f"{path}: the header does not describe a game: {exc}") from exc
+        if "strategy" not in arrays:
+            raise BlueprintError(f"{path}: no 'strategy' array; found {sorted(arrays)}")
         q = arrays["strategy"].astype(np.float32)
         bp = cls(game, q, header)
         lay = bp.layout
