@@ -74,13 +74,13 @@ def load_blueprint(name: str | Path) -> Blueprint:
     return _CACHE[key]
 
 
-def _size(tree: BettingTree, node: int, to: float, scale: float = 1.0) -> float:
+def _size(tree: BettingTree, node: int, to: float) -> float:
     """A raise to ``to`` at ``node`` as a fraction of the pot after calling (abstract chips)."""
     c = tree.committed[node]
     p = int(tree.player[node])
     mx = float(max(c))
     pot = float(c[0] + c[1])
-    return (to * scale - mx) / (pot + mx - float(c[p]))
+    return (to - mx) / (pot + mx - float(c[p]))
 
 
 class BlueprintAgent(BaseAgent):

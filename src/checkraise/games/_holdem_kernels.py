@@ -35,7 +35,8 @@ def deal_buckets(
     ``recall`` it is the index of the whole sequence of buckets so far (``nb`` holds
     the table sizes per street, products of the per-street counts). A non-empty
     ``river_table`` holds the river bucket of every river class (see
-    :func:`river_bucket_table`), read instead of ranking 990 opponent hands.
+    :meth:`checkraise.games.holdem_game.HoldemCards.river_table`), read instead of
+    ranking 990 opponent hands.
     """
     hand = np.empty(7, dtype=np.uint8)
     raw = np.empty(4, dtype=np.int64)

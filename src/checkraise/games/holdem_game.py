@@ -30,10 +30,8 @@ import numpy.typing as npt
 from checkraise.errors import ConfigError
 from checkraise.games.base import CHANCE, TERMINAL, Game, IllegalActionError, State
 from checkraise.games.holdem import (
-    CALL,
     DECISION,
     FOLD,
-    FOLD_ACTION,
     SHOWDOWN,
     ActionAbstraction,
     BettingTree,
@@ -391,5 +389,3 @@ class HoldemState(State):
     def __repr__(self) -> str:
         return f"HoldemState(line={self.game.tree.lines[self.node]!r}, dealt={self.dealt})"
 
-
-_ = (CALL, FOLD_ACTION)
