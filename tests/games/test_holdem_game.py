@@ -225,3 +225,29 @@ def test_card_level_game_deals_real_cards_and_pays_by_the_evaluator() -> None:
         assert state.is_chance_node()
         state = state.child(card)
     assert state.is_terminal() and state.returns() == [-400.0, 400.0]
+
+
+@pytest.mark.parametrize(("buckets", "recall"), [(BUCKETS, True), (None, False)])
+def test_combo_buckets_the_bot_reads_equal_the_buckets_training_met(
+    buckets: tuple[int, ...] | None, recall: bool
+) -> None:
+    # the bot reads its bucket from combo_buckets (all 1,326 hands on a board), the trainer
+    # from deal_buckets (one deal): both against the abstraction's own lookup
+    from checkraise.cards import COMBO_CARDS
+
+    cards = HoldemCards(buckets=buckets, recall=recall)
+    rng = random.Random(7)
+    for _ in range(6):
+        deal = rng.sample(range(52), 9)
+        naive = _naive_buckets(cards, deal)
+        got, _ = cards.deal_buckets(np.asarray(deal, dtype=np.uint8))
+        assert got.tolist() == naive
+        for street in range(4):
+            per_combo = cards.combo_buckets(street, tuple(deal[4:]))
+            for p in range(2):
+                a, b = sorted(deal[2 * p : 2 * p + 2])
+                i = int(np.flatnonzero((COMBO_CARDS[:, 0] == a) & (COMBO_CARDS[:, 1] == b))[0])
+                assert per_combo[i] == naive[p][street], (deal, street, p)
+            dead = set(deal[4 : 4 + (0, 3, 4, 5)[street]])
+            clash = [bool({int(x), int(y)} & dead) for x, y in COMBO_CARDS]
+            assert (per_combo[clash] == -1).all() and (per_combo[~np.asarray(clash)] >= 0).all()
