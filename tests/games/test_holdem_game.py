@@ -174,6 +174,9 @@ def test_coarse_buckets_are_monotone_in_the_bucket_mean() -> None:
         ({"buckets": (170, 2, 2, 2)}, "buckets=(170, 2, 2, 2)"),
         ({"deals": -1}, "deals=-1"),
         ({"deals": 2.5}, "deals=2.5"),
+        ({"buckets": 4}, "buckets=4"),
+        ({"buckets": (True, 2, 2, 2)}, "buckets=(True, 2, 2, 2)"),
+        ({"deal_seed": "one"}, "deal_seed='one'"),
     ],
 )
 def test_bad_cards_name_the_value(kwargs: dict[str, object], named: str) -> None:
