@@ -409,3 +409,21 @@ def test_a_blueprint_file_without_a_strategy_or_a_bucket_out_of_range_is_refused
             bp.row(root, bad)
     with pytest.raises(ConfigError, match=f"bucket {buckets}; expected -1..{buckets - 1}"):
         bp.rows(root, np.array([0, buckets]))
+
+
+@pytest.mark.parametrize(
+    ("fields", "named"),
+    [
+        ({"prune_prob": "often"}, "prune_prob='often'"),
+        ({"prune_prob": float("nan")}, "prune_prob=nan"),
+        ({"floor": -3.5e6}, "floor=-3500000.0"),
+        ({"prune_below": None}, "prune_below=None"),
+        ({"batch": 0}, "batch=0"),
+    ],
+)
+def test_bad_settings_are_config_errors_naming_the_value(
+    fields: dict[str, object], named: str
+) -> None:
+    with pytest.raises(ConfigError) as err:
+        TrainSettings(**fields)  # type: ignore[arg-type]
+    assert named in str(err.value)

@@ -82,8 +82,13 @@ class TrainSettings:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise ConfigError(f"{name}={v!r}; expected a whole number >= 0")
-        if not 0.0 <= self.prune_prob <= 1.0:
-            raise ConfigError(f"prune_prob={self.prune_prob!r}; expected 0..1")
+        p = self.prune_prob
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 <= p <= 1.0:
+            raise ConfigError(f"prune_prob={p!r}; expected a number in 0..1")
+        for name in ("floor", "prune_below"):  # they bound int32 regrets in the kernel
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ConfigError(f"{name}={v!r}; expected a whole number of chips")
         if not -(2**31) < self.floor <= self.prune_below <= 0:
             raise ConfigError(
                 f"floor={self.floor}, prune_below={self.prune_below}; expected "
