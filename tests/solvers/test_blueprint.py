@@ -427,3 +427,10 @@ def test_bad_settings_are_config_errors_naming_the_value(
     with pytest.raises(ConfigError) as err:
         TrainSettings(**fields)  # type: ignore[arg-type]
     assert named in str(err.value)
+
+
+def test_a_header_that_is_not_a_json_object_is_a_blueprint_error(tmp_path: Path) -> None:
+    path = tmp_path / "list_header.npz"
+    np.savez(path, header=np.frombuffer(b"[1, 2]", dtype=np.uint8), strategy=np.zeros(3))
+    with pytest.raises(BlueprintError, match=r"list_header\.npz: the header is not a JSON object"):
+        Blueprint.load(path)

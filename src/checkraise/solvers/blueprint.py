@@ -220,6 +220,8 @@ def _read(path: str | Path, fmt: str) -> tuple[dict[str, Any], dict[str, npt.NDA
         header = json.loads(arrays.pop("header").tobytes().decode())
     except (KeyError, ValueError) as exc:
         raise BlueprintError(f"{p}: no JSON header") from exc
+    if not isinstance(header, dict):
+        raise BlueprintError(f"{p}: the header is not a JSON object ({type(header).__name__})")
     if header.get("format") != fmt or header.get("format_version") != FORMAT_VERSION:
         raise BlueprintError(
             f"{p}: format {header.get('format')!r} version "
