@@ -190,3 +190,20 @@ def test_antes_count_in_the_pot_but_not_in_raise_to_amounts(blueprint_file: Path
     bot = BlueprintAgent(file=str(blueprint_file), seed=1)
     bot.begin_hand(1, cfg, state.hole_cards[1], 0)
     assert bot._locate(state.observation(1)) == bot.tree.find("r300")
+
+
+@pytest.mark.parametrize(
+    ("sizes", "x", "named"),
+    [
+        ([1.0, 0.5], 0.75, "sizes=[1.0, 0.5]"),
+        ([0.5, 0.5, 1.0], 0.75, "sizes=[0.5, 0.5, 1.0]"),
+        ([0.5, 1.0], float("nan"), "x=nan"),
+    ],
+)
+def test_translate_refuses_unsorted_sizes_and_a_bet_that_is_not_a_number(
+    sizes: list[float], x: float, named: str
+) -> None:
+    # unsorted sizes would map a bet onto the wrong neighbour; nan read as the largest
+    with pytest.raises(ConfigError) as err:
+        translate(sizes, x, u=0.5)
+    assert named in str(err.value)
