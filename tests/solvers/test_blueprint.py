@@ -434,3 +434,54 @@ def test_a_header_that_is_not_a_json_object_is_a_blueprint_error(tmp_path: Path)
     np.savez(path, header=np.frombuffer(b"[1, 2]", dtype=np.uint8), strategy=np.zeros(3))
     with pytest.raises(BlueprintError, match=r"list_header\.npz: the header is not a JSON object"):
         Blueprint.load(path)
+
+
+def test_files_of_the_node_major_layout_load_into_the_grouped_one(
+    game: HoldemGame, tmp_path: Path
+) -> None:
+    # format 1 wrote each decision's rows one after the other (decision, bucket, action);
+    # written here by hand from the rows, they must load to the same tables
+    trainer = BlueprintTrainer(game, seed=2, settings=PLAIN)
+    trainer.iterate(2_000)
+    tree, lay = game.tree, trainer.layout
+
+    def node_major(table: np.ndarray) -> np.ndarray:
+        out = []
+        for node in tree.decision_nodes:
+            na = int(tree.num_children[node])
+            for b in range(int(game.cards.table_sizes[tree.street[node]])):
+                start = int(lay.base[node]) + b * int(lay.stride[node])
+                out.extend(table[start : start + na])
+        return np.asarray(out, dtype=table.dtype)
+
+    ck = trainer.save(tmp_path / "ck.npz")
+    with np.load(ck) as z:
+        header = json.loads(z["header"].tobytes())
+    header["layout"] = 1
+    old = {"regrets": node_major(trainer.regrets), "sums": node_major(trainer.sums)}
+    from checkraise.solvers.blueprint import _write
+
+    _write(tmp_path / "old_ck.npz", header, old)
+    back = BlueprintTrainer.load(tmp_path / "old_ck.npz")
+    assert np.array_equal(back.regrets, trainer.regrets)
+    assert np.array_equal(back.sums, trainer.sums)
+    assert back.touched() == trainer.touched() > 0
+    bp = trainer.blueprint()
+    path = bp.save(tmp_path / "bp.npz")
+    with np.load(path) as z:
+        header = json.loads(z["header"].tobytes())
+        q = z["strategy"]
+    header["layout"] = 1
+    _write(tmp_path / "old_bp.npz", header, {"strategy": node_major(q)})
+    assert np.array_equal(Blueprint.load(tmp_path / "old_bp.npz").strategy,
+                          Blueprint.load(path).strategy)
+    # touched: information sets with any non-zero entry, counted row by row
+    moved = (trainer.regrets != 0) | (trainer.sums != 0)
+    rows = node_major(moved.astype(np.int8))
+    count, at = 0, 0
+    for node in tree.decision_nodes:
+        na = int(tree.num_children[node])
+        for _ in range(int(game.cards.table_sizes[tree.street[node]])):
+            count += bool(rows[at : at + na].any())
+            at += na
+    assert trainer.touched() == count

@@ -135,17 +135,19 @@ class Layout:
     dec_buckets: I64
     size: int
 
+    def entries(self, d: int) -> I64:
+        """The table indices of decision ``d``'s rows: ``[bucket, action]``."""
+        na, nb = int(self.dec_actions[d]), int(self.dec_buckets[d])
+        rows = self.dec_base[d] + np.arange(nb, dtype=np.int64)[:, None] * self.dec_stride[d]
+        out: I64 = rows + np.arange(na)[None, :]
+        return out
+
     def node_major(self) -> I64:
         """For the layout of format 1 (decision, bucket, action in order), the new index
         of each old entry: ``new[old]``."""
-        out = np.empty(self.size, dtype=np.int64)
-        old = 0
-        for d in range(self.dec_base.shape[0]):
-            na, nb = int(self.dec_actions[d]), int(self.dec_buckets[d])
-            rows = self.dec_base[d] + np.arange(nb)[:, None] * self.dec_stride[d]
-            out[old : old + nb * na] = (rows + np.arange(na)[None, :]).ravel()
-            old += nb * na
-        return out
+        return np.concatenate(
+            [self.entries(d).ravel() for d in range(self.dec_base.shape[0])]
+        ).astype(np.int64)
 
 
 def make_layout(game: HoldemGame) -> Layout:
@@ -311,12 +313,9 @@ class BlueprintTrainer:
         """Information sets whose regrets or sums have moved from zero."""
         lay = self.layout
         moved = (self.regrets != 0) | (self.sums != 0)
-        total = 0
-        for d in range(lay.dec_base.shape[0]):
-            na, nb = int(lay.dec_actions[d]), int(lay.dec_buckets[d])
-            rows = lay.dec_base[d] + np.arange(nb)[:, None] * lay.dec_stride[d]
-            total += int(moved[rows + np.arange(na)[None, :]].any(axis=1).sum())
-        return total
+        return sum(
+            int(moved[lay.entries(d)].any(axis=1).sum()) for d in range(lay.dec_base.shape[0])
+        )
 
     def use_river_table(self) -> None:
         """Read river buckets from a table of every river class (123 MB, built in about
@@ -603,14 +602,7 @@ def _quantise(strategy: F32, layout: Layout) -> npt.NDArray[np.uint16]:
     out = np.zeros(x.shape[0], dtype=np.uint16)
     for na in np.unique(layout.dec_actions):
         ds = np.flatnonzero(layout.dec_actions == na)
-        starts = np.concatenate(
-            [
-                layout.dec_base[d]
-                + np.arange(layout.dec_buckets[d], dtype=np.int64) * layout.dec_stride[d]
-                for d in ds
-            ]
-        )
-        idx = starts[:, None] + np.arange(na)
+        idx = np.concatenate([layout.entries(int(d)) for d in ds])
         rows = x[idx]
         total = rows.sum(axis=1, keepdims=True)
         rows = np.where(total > 0, rows / np.where(total > 0, total, 1.0), 1.0 / na) * 65535
