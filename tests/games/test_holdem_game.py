@@ -254,3 +254,17 @@ def test_combo_buckets_the_bot_reads_equal_the_buckets_training_met(
             dead = set(deal[4 : 4 + (0, 3, 4, 5)[street]])
             clash = [bool({int(x), int(y)} & dead) for x, y in COMBO_CARDS]
             assert (per_combo[clash] == -1).all() and (per_combo[~np.asarray(clash)] >= 0).all()
+
+
+def test_river_buckets_from_values_count_the_thresholds_at_or_below() -> None:
+    # the river table's cut (read by training) against a plain count
+    from checkraise.games._holdem_kernels import river_buckets_from_values
+
+    rng = np.random.default_rng(0)
+    for k in (0, 1, 7, 255):
+        thresholds = np.sort(rng.integers(0, 1981, size=k)).astype(np.int64)
+        values = np.concatenate([np.arange(1981), rng.integers(0, 1981, size=500)])
+        values = values.astype(np.uint16)
+        out = np.empty(values.shape[0], dtype=np.uint8)
+        river_buckets_from_values(values, thresholds, out)
+        assert out.tolist() == [int((thresholds <= v).sum()) for v in values]

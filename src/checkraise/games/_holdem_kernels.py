@@ -11,7 +11,7 @@ from checkraise.abstraction._iso_kernels import index_cards
 from checkraise.abstraction._table_kernels import board_river_buckets
 from checkraise.evaluator._kernels import rank7
 
-__all__ = ["combo_buckets", "deal_buckets", "pool_buckets"]
+__all__ = ["combo_buckets", "deal_buckets", "pool_buckets", "river_buckets_from_values"]
 
 I64 = npt.NDArray[np.int64]
 
@@ -153,11 +153,7 @@ def river_buckets_from_values(
     values: npt.NDArray[np.uint16], thresholds: I64, out: npt.NDArray[np.uint8]
 ) -> None:
     """``out[i]`` = the bucket of river value ``values[i]`` (cut at ``thresholds``)."""
-    of_value = np.empty(1981, dtype=np.uint8)
-    b = 0
-    for v in range(1981):
-        while b < thresholds.shape[0] and thresholds[b] <= v:
-            b += 1
-        of_value[v] = b
+    # the same cut as deal_buckets' own lookup, once per value 0..1980
+    of_value = np.searchsorted(thresholds, np.arange(1981), side="right").astype(np.uint8)
     for i in prange(values.shape[0]):
         out[i] = of_value[values[i]]
