@@ -485,3 +485,24 @@ def test_files_of_the_node_major_layout_load_into_the_grouped_one(
             count += bool(rows[at : at + na].any())
             at += na
     assert trainer.touched() == count
+
+
+def test_a_torn_progress_line_from_a_killed_run_does_not_fail_the_resumed_run(
+    game: HoldemGame, tmp_path: Path
+) -> None:
+    from checkraise.solvers.blueprint_run import RunBudget, read_progress, train_in_folder
+
+    folder = tmp_path / "run"
+    folder.mkdir()
+    good = {"iteration": 100, "seconds": 0.1, "touched": 3, "infosets": 9,
+            "regret_proxy": 2.0, "wall": "x"}
+    # a run killed while appending leaves half a line; the next append follows it
+    (folder / "progress.jsonl").write_text(json.dumps(good) + "\n" + '{"iteration": 2')
+    trainer = BlueprintTrainer(game, seed=1, settings=PLAIN)
+    train_in_folder(folder, trainer, RunBudget(iterations=300, step=300))
+    rows = read_progress(folder)
+    assert [r["iteration"] for r in rows] == [100, 300]
+    assert (folder / "progress.png").exists()
+    (folder / "progress.jsonl").write_text(json.dumps(good) + "\n" + '{"iteration": 2\n')
+    train_in_folder(folder, trainer, RunBudget(iterations=600, step=300))
+    assert [r["iteration"] for r in read_progress(folder)] == [100, 600]
