@@ -174,3 +174,36 @@ def test_the_bot_plays_over_the_acpc_protocol(blueprint_file: Path) -> None:
     _log, result, clients = run_local_match(game, agents, num_hands=60, seed=5, names=["B", "R"])
     assert [c.error for c in clients] == [None, None]
     assert result.hands == 60 and sum(result.totals) == 0
+
+
+def test_antes_count_in_the_pot_but_not_in_raise_to_amounts(blueprint_file: Path) -> None:
+    # blinds 50/100 and antes 100: the pot is 350, the button's pot raise is to
+    # 100 + (350 + 50) = 500 (raise-to amounts leave antes out), the fcpa open r300
+    cfg = TableConfig.nolimit(2, stacks=20000, small_blind=50, big_blind=100, ante=100)
+    state = State(cfg, seed=4)
+    button = BlueprintAgent(file=str(blueprint_file), seed=1)
+    button.begin_hand(0, cfg, state.hole_cards[0], 0)
+    raises = [a.amount for a in button.action_probabilities(state.observation(0)).actions
+              if a.amount]
+    assert raises == [500, 19900]  # and all-in: the stack less the ante
+    state.step(Action.raise_to(500))
+    bot = BlueprintAgent(file=str(blueprint_file), seed=1)
+    bot.begin_hand(1, cfg, state.hole_cards[1], 0)
+    assert bot._locate(state.observation(1)) == bot.tree.find("r300")
+
+
+@pytest.mark.parametrize(
+    ("sizes", "x", "named"),
+    [
+        ([1.0, 0.5], 0.75, "sizes=[1.0, 0.5]"),
+        ([0.5, 0.5, 1.0], 0.75, "sizes=[0.5, 0.5, 1.0]"),
+        ([0.5, 1.0], float("nan"), "x=nan"),
+    ],
+)
+def test_translate_refuses_unsorted_sizes_and_a_bet_that_is_not_a_number(
+    sizes: list[float], x: float, named: str
+) -> None:
+    # unsorted sizes would map a bet onto the wrong neighbour; nan read as the largest
+    with pytest.raises(ConfigError) as err:
+        translate(sizes, x, u=0.5)
+    assert named in str(err.value)

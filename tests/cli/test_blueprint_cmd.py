@@ -263,3 +263,23 @@ def test_a_signal_stops_a_background_run_with_its_work_checkpointed(
     trainer = BlueprintTrainer.load(out / "checkpoint.npz")
     assert trainer.iteration > 0
     assert Blueprint.load(out / "blueprint.npz").strategy.shape == (trainer.num_entries,)
+
+
+def test_bad_ray_options_with_force_leave_the_earlier_run(
+    run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    pytest.importorskip("ray")  # the ray backend is an optional extra
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    before = {p.name: p.read_bytes() for p in copy.iterdir()}
+    for extra, named in (
+        (["--workers", "-1"], "-1"),
+        (["--workers", "0"], "workers=0"),
+        (["--address", " "], "invalid address"),
+    ):
+        line = _bad([*TINY, "--iterations", "100", "--backend", "ray", *extra, "--force",
+                     "--out", str(copy)], capsys)
+        assert named in line
+    assert {p.name: p.read_bytes() for p in copy.iterdir()} == before

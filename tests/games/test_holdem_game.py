@@ -174,6 +174,9 @@ def test_coarse_buckets_are_monotone_in_the_bucket_mean() -> None:
         ({"buckets": (170, 2, 2, 2)}, "buckets=(170, 2, 2, 2)"),
         ({"deals": -1}, "deals=-1"),
         ({"deals": 2.5}, "deals=2.5"),
+        ({"buckets": 4}, "buckets=4"),
+        ({"buckets": (True, 2, 2, 2)}, "buckets=(True, 2, 2, 2)"),
+        ({"deal_seed": "one"}, "deal_seed='one'"),
     ],
 )
 def test_bad_cards_name_the_value(kwargs: dict[str, object], named: str) -> None:
@@ -225,3 +228,43 @@ def test_card_level_game_deals_real_cards_and_pays_by_the_evaluator() -> None:
         assert state.is_chance_node()
         state = state.child(card)
     assert state.is_terminal() and state.returns() == [-400.0, 400.0]
+
+
+@pytest.mark.parametrize(("buckets", "recall"), [(BUCKETS, True), (None, False)])
+def test_combo_buckets_the_bot_reads_equal_the_buckets_training_met(
+    buckets: tuple[int, ...] | None, recall: bool
+) -> None:
+    # the bot reads its bucket from combo_buckets (all 1,326 hands on a board), the trainer
+    # from deal_buckets (one deal): both against the abstraction's own lookup
+    from checkraise.cards import COMBO_CARDS
+
+    cards = HoldemCards(buckets=buckets, recall=recall)
+    rng = random.Random(7)
+    for _ in range(6):
+        deal = rng.sample(range(52), 9)
+        naive = _naive_buckets(cards, deal)
+        got, _ = cards.deal_buckets(np.asarray(deal, dtype=np.uint8))
+        assert got.tolist() == naive
+        for street in range(4):
+            per_combo = cards.combo_buckets(street, tuple(deal[4:]))
+            for p in range(2):
+                a, b = sorted(deal[2 * p : 2 * p + 2])
+                i = int(np.flatnonzero((COMBO_CARDS[:, 0] == a) & (COMBO_CARDS[:, 1] == b))[0])
+                assert per_combo[i] == naive[p][street], (deal, street, p)
+            dead = set(deal[4 : 4 + (0, 3, 4, 5)[street]])
+            clash = [bool({int(x), int(y)} & dead) for x, y in COMBO_CARDS]
+            assert (per_combo[clash] == -1).all() and (per_combo[~np.asarray(clash)] >= 0).all()
+
+
+def test_river_buckets_from_values_count_the_thresholds_at_or_below() -> None:
+    # the river table's cut (read by training) against a plain count
+    from checkraise.games._holdem_kernels import river_buckets_from_values
+
+    rng = np.random.default_rng(0)
+    for k in (0, 1, 7, 255):
+        thresholds = np.sort(rng.integers(0, 1981, size=k)).astype(np.int64)
+        values = np.concatenate([np.arange(1981), rng.integers(0, 1981, size=500)])
+        values = values.astype(np.uint16)
+        out = np.empty(values.shape[0], dtype=np.uint8)
+        river_buckets_from_values(values, thresholds, out)
+        assert out.tolist() == [int((thresholds <= v).sum()) for v in values]

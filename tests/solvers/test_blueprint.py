@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from checkraise.errors import ConfigError
 from checkraise.games import GameTree, build_tree
 from checkraise.games.holdem import DECISION, HoldemRules
 from checkraise.games.holdem_game import HoldemCards, HoldemGame
@@ -389,3 +390,119 @@ def test_kernel_traversal_equals_the_naive_twin(use_delta: bool, prune: bool) ->
             assert np.array_equal(cum, want_sums)
         checked += len(new)
     assert checked > 500
+
+
+def test_a_blueprint_file_without_a_strategy_or_a_bucket_out_of_range_is_refused(
+    game: HoldemGame, tmp_path: Path
+) -> None:
+    trainer = BlueprintTrainer(game, seed=1, settings=PLAIN)
+    trainer.iterate(200)
+    ck = trainer.save(tmp_path / "checkpoint.npz")
+    _rewrite(ck, tmp_path / "relabelled.npz", edit_header={"format": "checkraise-blueprint"})
+    with pytest.raises(BlueprintError, match=r"relabelled\.npz: no 'strategy' array"):
+        Blueprint.load(tmp_path / "relabelled.npz")
+    bp = trainer.blueprint()
+    root = int(game.tree.decision_nodes[0])
+    buckets = int(game.cards.table_sizes[0])  # 2: the root's rows are buckets 0 and 1
+    for bad in (buckets, -1):
+        with pytest.raises(ConfigError, match=f"bucket {bad}; expected 0..{buckets - 1}"):
+            bp.row(root, bad)
+    with pytest.raises(ConfigError, match=f"bucket {buckets}; expected -1..{buckets - 1}"):
+        bp.rows(root, np.array([0, buckets]))
+
+
+@pytest.mark.parametrize(
+    ("fields", "named"),
+    [
+        ({"prune_prob": "often"}, "prune_prob='often'"),
+        ({"prune_prob": float("nan")}, "prune_prob=nan"),
+        ({"floor": -3.5e6}, "floor=-3500000.0"),
+        ({"prune_below": None}, "prune_below=None"),
+        ({"batch": 0}, "batch=0"),
+    ],
+)
+def test_bad_settings_are_config_errors_naming_the_value(
+    fields: dict[str, object], named: str
+) -> None:
+    with pytest.raises(ConfigError) as err:
+        TrainSettings(**fields)  # type: ignore[arg-type]
+    assert named in str(err.value)
+
+
+def test_a_header_that_is_not_a_json_object_is_a_blueprint_error(tmp_path: Path) -> None:
+    path = tmp_path / "list_header.npz"
+    np.savez(path, header=np.frombuffer(b"[1, 2]", dtype=np.uint8), strategy=np.zeros(3))
+    with pytest.raises(BlueprintError, match=r"list_header\.npz: the header is not a JSON object"):
+        Blueprint.load(path)
+
+
+def test_files_of_the_node_major_layout_load_into_the_grouped_one(
+    game: HoldemGame, tmp_path: Path
+) -> None:
+    # format 1 wrote each decision's rows one after the other (decision, bucket, action);
+    # written here by hand from the rows, they must load to the same tables
+    trainer = BlueprintTrainer(game, seed=2, settings=PLAIN)
+    trainer.iterate(2_000)
+    tree, lay = game.tree, trainer.layout
+
+    def node_major(table: np.ndarray) -> np.ndarray:
+        out = []
+        for node in tree.decision_nodes:
+            na = int(tree.num_children[node])
+            for b in range(int(game.cards.table_sizes[tree.street[node]])):
+                start = int(lay.base[node]) + b * int(lay.stride[node])
+                out.extend(table[start : start + na])
+        return np.asarray(out, dtype=table.dtype)
+
+    ck = trainer.save(tmp_path / "ck.npz")
+    with np.load(ck) as z:
+        header = json.loads(z["header"].tobytes())
+    header["layout"] = 1
+    old = {"regrets": node_major(trainer.regrets), "sums": node_major(trainer.sums)}
+    from checkraise.solvers.blueprint import _write
+
+    _write(tmp_path / "old_ck.npz", header, old)
+    back = BlueprintTrainer.load(tmp_path / "old_ck.npz")
+    assert np.array_equal(back.regrets, trainer.regrets)
+    assert np.array_equal(back.sums, trainer.sums)
+    assert back.touched() == trainer.touched() > 0
+    bp = trainer.blueprint()
+    path = bp.save(tmp_path / "bp.npz")
+    with np.load(path) as z:
+        header = json.loads(z["header"].tobytes())
+        q = z["strategy"]
+    header["layout"] = 1
+    _write(tmp_path / "old_bp.npz", header, {"strategy": node_major(q)})
+    assert np.array_equal(Blueprint.load(tmp_path / "old_bp.npz").strategy,
+                          Blueprint.load(path).strategy)
+    # touched: information sets with any non-zero entry, counted row by row
+    moved = (trainer.regrets != 0) | (trainer.sums != 0)
+    rows = node_major(moved.astype(np.int8))
+    count, at = 0, 0
+    for node in tree.decision_nodes:
+        na = int(tree.num_children[node])
+        for _ in range(int(game.cards.table_sizes[tree.street[node]])):
+            count += bool(rows[at : at + na].any())
+            at += na
+    assert trainer.touched() == count
+
+
+def test_a_torn_progress_line_from_a_killed_run_does_not_fail_the_resumed_run(
+    game: HoldemGame, tmp_path: Path
+) -> None:
+    from checkraise.solvers.blueprint_run import RunBudget, read_progress, train_in_folder
+
+    folder = tmp_path / "run"
+    folder.mkdir()
+    good = {"iteration": 100, "seconds": 0.1, "touched": 3, "infosets": 9,
+            "regret_proxy": 2.0, "wall": "x"}
+    # a run killed while appending leaves half a line; the next append follows it
+    (folder / "progress.jsonl").write_text(json.dumps(good) + "\n" + '{"iteration": 2')
+    trainer = BlueprintTrainer(game, seed=1, settings=PLAIN)
+    train_in_folder(folder, trainer, RunBudget(iterations=300, step=300))
+    rows = read_progress(folder)
+    assert [r["iteration"] for r in rows] == [100, 300]
+    assert (folder / "progress.png").exists()
+    (folder / "progress.jsonl").write_text(json.dumps(good) + "\n" + '{"iteration": 2\n')
+    train_in_folder(folder, trainer, RunBudget(iterations=600, step=300))
+    assert [r["iteration"] for r in read_progress(folder)] == [100, 600]

@@ -8,7 +8,8 @@ the abstract raises by the randomized pseudo-harmonic mapping (Ganzfried & Sandh
 action from a generator seeded by the bot's seed and the hand, so replays agree and
 the draw never depends on the bot's cards. Chips are compared in big blinds, so the
 blueprint plays any blinds; stacks other than the blueprint's are played as if they
-were its stacks, with all-in meaning the real all-in.
+were its stacks, with all-in meaning the real all-in; antes count in the pot (not in
+raise-to amounts).
 
 When the real hand leaves the tree (a street the abstract line has ended, or the
 wrong player to act, e.g. after an opponent's small raise was read as all-in), the
@@ -73,13 +74,13 @@ def load_blueprint(name: str | Path) -> Blueprint:
     return _CACHE[key]
 
 
-def _size(tree: BettingTree, node: int, to: float, scale: float = 1.0) -> float:
+def _size(tree: BettingTree, node: int, to: float) -> float:
     """A raise to ``to`` at ``node`` as a fraction of the pot after calling (abstract chips)."""
     c = tree.committed[node]
     p = int(tree.player[node])
     mx = float(max(c))
     pot = float(c[0] + c[1])
-    return (to * scale - mx) / (pot + mx - float(c[p]))
+    return (to - mx) / (pot + mx - float(c[p]))
 
 
 class BlueprintAgent(BaseAgent):
@@ -143,6 +144,12 @@ class BlueprintAgent(BaseAgent):
     def _scale(self, obs: Observation) -> float:
         return self.game.rules.big_blind / obs.config.big_blind
 
+    @staticmethod
+    def _bets(obs: Observation) -> tuple[list[int], int]:
+        """Chips per seat as raise-to amounts count them (antes aside), and the antes."""
+        antes = [min(obs.config.ante, s) for s in obs.config.stacks]
+        return [c - a for c, a in zip(obs.contributions, antes, strict=True)], sum(antes)
+
     def _position(self, seat: int, obs: Observation) -> int:
         # heads-up, engine seat 0 is the button (small blind): position 0
         return 0 if seat == obs.config.button else 1
@@ -200,11 +207,12 @@ class BlueprintAgent(BaseAgent):
         tree = self.tree
         scale = self._scale(obs)
         committed = [int(b) for b in obs.config.blinds]  # chips per seat (antes aside)
+        _, antes = self._bets(obs)
         node = 0
         for index, (seat, rnd, action) in enumerate(obs.history):
             pos = self._position(seat, obs)
             mx = max(committed)
-            pot = float(sum(committed))
+            pot = float(sum(committed) + antes)
             to_call = float(mx - committed[seat])
             if (
                 tree.kind[node] != DECISION
@@ -221,9 +229,10 @@ class BlueprintAgent(BaseAgent):
             elif action.kind == ActionKind.RAISE:
                 committed[seat] = action.amount
         me = self._position(self._seat, obs)
-        mx = max(obs.contributions)
-        pot = float(sum(obs.contributions))
-        to_call = float(mx - obs.contributions[self._seat])
+        bets, antes = self._bets(obs)
+        mx = max(bets)
+        pot = float(sum(bets) + antes)
+        to_call = float(mx - bets[self._seat])
         if (
             tree.kind[node] != DECISION
             or int(tree.street[node]) != obs.round
@@ -247,9 +256,10 @@ class BlueprintAgent(BaseAgent):
         if child == int(tree.first_child[node]) + int(tree.num_children[node]) - 1:
             return Action.raise_to(legal.max_raise_to)  # the abstract all-in
         frac = _size(tree, node, float(tree.act_to[child]))
-        mx = max(obs.contributions)
-        pot = sum(obs.contributions)
-        to_call = mx - obs.contributions[self._seat]
+        bets, antes = self._bets(obs)
+        mx = max(bets)
+        pot = sum(bets) + antes
+        to_call = mx - bets[self._seat]
         to = round(mx + frac * (pot + to_call))
         return Action.raise_to(min(max(to, legal.min_raise_to), legal.max_raise_to))
 

@@ -13,6 +13,7 @@ and as ``B`` otherwise (the randomized mapping); the deterministic variant picks
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from checkraise.errors import ConfigError
@@ -45,7 +46,7 @@ def pseudo_harmonic(a: float, b: float, x: float) -> float:
 
 
 def translate(sizes: list[float], x: float, u: float, method: str = "pseudo-harmonic") -> int:
-    """Index into ascending ``sizes`` that bet ``x`` is read as, given a uniform draw ``u``.
+    """The index into strictly ascending ``sizes`` that bet ``x`` is read as (``u``: a draw).
 
     Below the smallest size reads as the smallest, above the largest as the largest.
 
@@ -60,6 +61,10 @@ def translate(sizes: list[float], x: float, u: float, method: str = "pseudo-harm
         raise ConfigError(f"unknown translation {method!r}; expected one of {TRANSLATIONS}")
     if not sizes:
         raise ConfigError("translate: no sizes to map onto")
+    if any(b <= a for a, b in itertools.pairwise(sizes)):
+        raise ConfigError(f"translate: sizes={sizes!r}; expected strictly ascending sizes")
+    if not math.isfinite(x):
+        raise ConfigError(f"translate: bet x={x!r}; expected a finite pot fraction")
     if x <= sizes[0]:
         return 0
     for k in range(1, len(sizes)):

@@ -97,6 +97,12 @@ def train(
     if backend not in ("local", "ray"):
         raise ConfigError(f"invalid --backend {backend!r}: expected 'local' or 'ray'")
     command = _command_line(ctx)
+    step_fn = None
+    if backend == "ray":  # checked here: a bad --workers or --address must not cost a run
+        from checkraise.cli._options import open_backend
+        from checkraise.solvers.blueprint_shards import ShardedStep
+
+        step_fn = ShardedStep(open_backend("ray", workers, address), workers, round_iterations)
     if resume:
         if not (out / CHECKPOINT).exists():
             raise ConfigError(
@@ -114,12 +120,6 @@ def train(
         claim_out_folder(out, RUN_FILES, NO_LOGS, force=force, command="blueprint train")
     if river_table and backend == "local":
         trainer.use_river_table()
-    step_fn = None
-    if backend == "ray":
-        from checkraise.cli._options import open_backend
-        from checkraise.solvers.blueprint_shards import ShardedStep
-
-        step_fn = ShardedStep(open_backend("ray", workers, address), workers, round_iterations)
     console = Console(stderr=True)
     figures: dict[str, Any] = {}
     with Progress(

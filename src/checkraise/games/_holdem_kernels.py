@@ -11,7 +11,7 @@ from checkraise.abstraction._iso_kernels import index_cards
 from checkraise.abstraction._table_kernels import board_river_buckets
 from checkraise.evaluator._kernels import rank7
 
-__all__ = ["combo_buckets", "deal_buckets", "pool_buckets"]
+__all__ = ["combo_buckets", "deal_buckets", "pool_buckets", "river_buckets_from_values"]
 
 I64 = npt.NDArray[np.int64]
 
@@ -35,7 +35,8 @@ def deal_buckets(
     ``recall`` it is the index of the whole sequence of buckets so far (``nb`` holds
     the table sizes per street, products of the per-street counts). A non-empty
     ``river_table`` holds the river bucket of every river class (see
-    :func:`river_bucket_table`), read instead of ranking 990 opponent hands.
+    :meth:`checkraise.games.holdem_game.HoldemCards.river_table`), read instead of
+    ranking 990 opponent hands.
     """
     hand = np.empty(7, dtype=np.uint8)
     raw = np.empty(4, dtype=np.int64)
@@ -152,11 +153,7 @@ def river_buckets_from_values(
     values: npt.NDArray[np.uint16], thresholds: I64, out: npt.NDArray[np.uint8]
 ) -> None:
     """``out[i]`` = the bucket of river value ``values[i]`` (cut at ``thresholds``)."""
-    of_value = np.empty(1981, dtype=np.uint8)
-    b = 0
-    for v in range(1981):
-        while b < thresholds.shape[0] and thresholds[b] <= v:
-            b += 1
-        of_value[v] = b
+    # the same cut as deal_buckets' own lookup, once per value 0..1980
+    of_value = np.searchsorted(thresholds, np.arange(1981), side="right").astype(np.uint8)
     for i in prange(values.shape[0]):
         out[i] = of_value[values[i]]

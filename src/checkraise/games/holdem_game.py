@@ -30,10 +30,8 @@ import numpy.typing as npt
 from checkraise.errors import ConfigError
 from checkraise.games.base import CHANCE, TERMINAL, Game, IllegalActionError, State
 from checkraise.games.holdem import (
-    CALL,
     DECISION,
     FOLD,
-    FOLD_ACTION,
     SHOWDOWN,
     ActionAbstraction,
     BettingTree,
@@ -77,12 +75,18 @@ class HoldemCards:
         self.abstraction = Abstraction.load(abstraction)
         base = self.abstraction.buckets
         if buckets is not None:
-            if len(buckets) != 4 or any(not isinstance(k, int) or k < 1 for k in buckets):
+            if (
+                not isinstance(buckets, (tuple, list))
+                or len(buckets) != 4
+                or any(isinstance(k, bool) or not isinstance(k, int) or k < 1 for k in buckets)
+            ):
                 raise ConfigError(f"buckets={buckets!r}; expected 4 whole numbers >= 1")
             if any(k > n for k, n in zip(buckets, base, strict=True)):
                 raise ConfigError(f"buckets={buckets!r}; expected at most the abstraction's {base}")
         if isinstance(deals, bool) or not isinstance(deals, int) or deals < 0:
             raise ConfigError(f"deals={deals!r}; expected a whole number >= 0 (0 = full deck)")
+        if isinstance(deal_seed, bool) or not isinstance(deal_seed, int):
+            raise ConfigError(f"deal_seed={deal_seed!r}; expected a whole number")
         self.buckets = tuple(buckets) if buckets is not None else base
         self.recall = bool(recall)
         self.deals = deals
@@ -391,5 +395,3 @@ class HoldemState(State):
     def __repr__(self) -> str:
         return f"HoldemState(line={self.game.tree.lines[self.node]!r}, dealt={self.dealt})"
 
-
-_ = (CALL, FOLD_ACTION)

@@ -82,8 +82,13 @@ class TrainSettings:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise ConfigError(f"{name}={v!r}; expected a whole number >= 0")
-        if not 0.0 <= self.prune_prob <= 1.0:
-            raise ConfigError(f"prune_prob={self.prune_prob!r}; expected 0..1")
+        p = self.prune_prob
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 <= p <= 1.0:
+            raise ConfigError(f"prune_prob={p!r}; expected a number in 0..1")
+        for name in ("floor", "prune_below"):  # they bound int32 regrets in the kernel
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ConfigError(f"{name}={v!r}; expected a whole number of chips")
         if not -(2**31) < self.floor <= self.prune_below <= 0:
             raise ConfigError(
                 f"floor={self.floor}, prune_below={self.prune_below}; expected "
@@ -130,17 +135,19 @@ class Layout:
     dec_buckets: I64
     size: int
 
+    def entries(self, d: int) -> I64:
+        """The table indices of decision ``d``'s rows: ``[bucket, action]``."""
+        na, nb = int(self.dec_actions[d]), int(self.dec_buckets[d])
+        rows = self.dec_base[d] + np.arange(nb, dtype=np.int64)[:, None] * self.dec_stride[d]
+        out: I64 = rows + np.arange(na)[None, :]
+        return out
+
     def node_major(self) -> I64:
         """For the layout of format 1 (decision, bucket, action in order), the new index
         of each old entry: ``new[old]``."""
-        out = np.empty(self.size, dtype=np.int64)
-        old = 0
-        for d in range(self.dec_base.shape[0]):
-            na, nb = int(self.dec_actions[d]), int(self.dec_buckets[d])
-            rows = self.dec_base[d] + np.arange(nb)[:, None] * self.dec_stride[d]
-            out[old : old + nb * na] = (rows + np.arange(na)[None, :]).ravel()
-            old += nb * na
-        return out
+        return np.concatenate(
+            [self.entries(d).ravel() for d in range(self.dec_base.shape[0])]
+        ).astype(np.int64)
 
 
 def make_layout(game: HoldemGame) -> Layout:
@@ -215,6 +222,8 @@ def _read(path: str | Path, fmt: str) -> tuple[dict[str, Any], dict[str, npt.NDA
         header = json.loads(arrays.pop("header").tobytes().decode())
     except (KeyError, ValueError) as exc:
         raise BlueprintError(f"{p}: no JSON header") from exc
+    if not isinstance(header, dict):
+        raise BlueprintError(f"{p}: the header is not a JSON object ({type(header).__name__})")
     if header.get("format") != fmt or header.get("format_version") != FORMAT_VERSION:
         raise BlueprintError(
             f"{p}: format {header.get('format')!r} version "
@@ -304,12 +313,9 @@ class BlueprintTrainer:
         """Information sets whose regrets or sums have moved from zero."""
         lay = self.layout
         moved = (self.regrets != 0) | (self.sums != 0)
-        total = 0
-        for d in range(lay.dec_base.shape[0]):
-            na, nb = int(lay.dec_actions[d]), int(lay.dec_buckets[d])
-            rows = lay.dec_base[d] + np.arange(nb)[:, None] * lay.dec_stride[d]
-            total += int(moved[rows + np.arange(na)[None, :]].any(axis=1).sum())
-        return total
+        return sum(
+            int(moved[lay.entries(d)].any(axis=1).sum()) for d in range(lay.dec_base.shape[0])
+        )
 
     def use_river_table(self) -> None:
         """Read river buckets from a table of every river class (123 MB, built in about
@@ -514,11 +520,22 @@ class Blueprint:
         self.strategy = np.asarray(strategy, dtype=np.float32)
         self.header = header
 
+    def _buckets_at(self, node: int) -> int:
+        """The bucket count of decision ``node``'s street (a bad node is a ConfigError)."""
+        tree = self.game.tree
+        if not 0 <= node < tree.num_nodes:
+            raise ConfigError(f"node {node}; expected 0..{tree.num_nodes - 1}")
+        if tree.kind[node] != DECISION:
+            raise ConfigError(f"node {node} ({tree.lines[node]!r}) is not a decision")
+        return int(self.game.cards.table_sizes[tree.street[node]])
+
     def row(self, node: int, bucket: int) -> F32:
         """The action probabilities at betting node ``node`` for ``bucket``."""
         tree = self.game.tree
-        if tree.kind[node] != DECISION:
-            raise ConfigError(f"node {node} ({tree.lines[node]!r}) is not a decision")
+        # past the street's buckets lies another information set's row: refuse, not misread
+        nb = self._buckets_at(node)
+        if not 0 <= bucket < nb:
+            raise ConfigError(f"bucket {bucket}; expected 0..{nb - 1} at node {node}")
         na = int(tree.num_children[node])
         base = int(self.layout.base[node]) + int(bucket) * int(self.layout.stride[node])
         row: F32 = self.strategy[base : base + na]
@@ -526,6 +543,10 @@ class Blueprint:
 
     def rows(self, node: int, buckets: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """The rows at ``node`` of many hands at once (``buckets``; -1 gives a zero row)."""
+        nb = self._buckets_at(node)
+        bad = buckets[(buckets < -1) | (buckets >= nb)]
+        if bad.size:
+            raise ConfigError(f"bucket {int(bad[0])}; expected -1..{nb - 1} at node {node}")
         na = int(self.game.tree.num_children[node])
         out = np.zeros((buckets.shape[0], na))
         live = buckets >= 0
@@ -557,6 +578,8 @@ class Blueprint:
             game = game_from_dict(header["game"])
         except (KeyError, TypeError, ValueError) as exc:  # ConfigError is a ValueError
             raise BlueprintError(f"{path}: the header does not describe a game: {exc}") from exc
+        if "strategy" not in arrays:
+            raise BlueprintError(f"{path}: no 'strategy' array; found {sorted(arrays)}")
         q = arrays["strategy"].astype(np.float32)
         bp = cls(game, q, header)
         lay = bp.layout
@@ -579,14 +602,7 @@ def _quantise(strategy: F32, layout: Layout) -> npt.NDArray[np.uint16]:
     out = np.zeros(x.shape[0], dtype=np.uint16)
     for na in np.unique(layout.dec_actions):
         ds = np.flatnonzero(layout.dec_actions == na)
-        starts = np.concatenate(
-            [
-                layout.dec_base[d]
-                + np.arange(layout.dec_buckets[d], dtype=np.int64) * layout.dec_stride[d]
-                for d in ds
-            ]
-        )
-        idx = starts[:, None] + np.arange(na)
+        idx = np.concatenate([layout.entries(int(d)) for d in ds])
         rows = x[idx]
         total = rows.sum(axis=1, keepdims=True)
         rows = np.where(total > 0, rows / np.where(total > 0, total, 1.0), 1.0 / na) * 65535

@@ -74,8 +74,11 @@ def _checkpoint(folder: Path, trainer: BlueprintTrainer, command: str) -> dict[s
         "regret_proxy": trainer.regret_proxy(),
         "wall": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
-    with open(folder / PROGRESS, "a", encoding="utf-8") as fh:
-        fh.write(json.dumps(row) + "\n")
+    path = folder / PROGRESS
+    # a run killed while appending left half a line: start a fresh one, not glue to it
+    torn = path.exists() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(("\n" if torn else "") + json.dumps(row) + "\n")
     return row
 
 
@@ -117,10 +120,19 @@ def train_in_folder(
 
 
 def read_progress(folder: Path) -> list[dict[str, Any]]:
+    """The rows of ``progress.jsonl``; a line a killed run left half written is skipped."""
     path = folder / PROGRESS
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(row, dict) and {"iteration", "regret_proxy"} <= row.keys():
+            rows.append(row)
+    return rows
 
 
 def plot_progress(folder: Path) -> Path | None:
