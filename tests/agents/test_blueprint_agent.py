@@ -207,3 +207,16 @@ def test_translate_refuses_unsorted_sizes_and_a_bet_that_is_not_a_number(
     with pytest.raises(ConfigError) as err:
         translate(sizes, x, u=0.5)
     assert named in str(err.value)
+
+
+def test_a_real_all_in_is_read_as_the_abstract_all_in_at_any_stack(blueprint_file: Path) -> None:
+    # 100 big blinds deep (the blueprint plays 200): a shove of 10,000 is a raise of about
+    # 50 pots, which the mapping between the abstract sizes alone would not always read as
+    # all-in (it reads it as the pot raise r300 with probability 0.02); being all-in, it must be
+    for seed in range(300):
+        bot = BlueprintAgent(file=str(blueprint_file), seed=seed)
+        state = State(TableConfig.nolimit(2, stacks=10000, small_blind=50, big_blind=100), seed=4)
+        bot.begin_hand(1, state.config, state.hole_cards[1], 0)
+        state.step(Action.raise_to(10000))
+        node = bot._locate(state.observation(1))
+        assert bot.tree.action_token(node) == "r20000", seed

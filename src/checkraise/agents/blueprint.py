@@ -181,8 +181,10 @@ class BlueprintAgent(BaseAgent):
         index: int,
         obs_state: tuple[float, float, float],
         scale: float,
+        all_in: bool = False,
     ) -> int:
-        """The child of ``node`` that a real action is read as."""
+        """The child of ``node`` that a real action is read as (a real all-in, whatever
+        the stacks, as the abstract all-in)."""
         from checkraise.engine import ActionKind
 
         tree = self.tree
@@ -196,7 +198,7 @@ class BlueprintAgent(BaseAgent):
         real_mx, real_pot, real_call = obs_state
         x = (action.amount - real_mx) / (real_pot + real_call)
         sizes = [_size(tree, node, float(tree.act_to[k])) for k in raises]
-        if action.amount * scale >= self.game.rules.stack:
+        if all_in or action.amount * scale >= self.game.rules.stack:
             return raises[-1]
         return raises[translate(sizes, x, self._draw(index), self.translation)]
 
@@ -223,7 +225,11 @@ class BlueprintAgent(BaseAgent):
             if seat == self._seat and index in self._mine:
                 node = self._mine[index]
             else:
-                node = self._read(node, action, index, (float(mx), pot, to_call), scale)
+                # a raise of every chip the seat had (raise-to totals leave the ante out)
+                all_in = action.kind == ActionKind.RAISE and action.amount >= (
+                    obs.config.stacks[seat] - obs.config.ante
+                )
+                node = self._read(node, action, index, (float(mx), pot, to_call), scale, all_in)
             if action.kind == ActionKind.CHECK_CALL:
                 committed[seat] = mx
             elif action.kind == ActionKind.RAISE:
