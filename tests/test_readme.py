@@ -146,3 +146,21 @@ def test_spot_section_runs_as_written(
         assert status == 0, (words, captured.err[-2000:])
     assert (tmp_path / "out" / "spot" / "solution.npz").is_file()
     assert (tmp_path / "out" / "spot" / "strategy-b25-c-7c.png").is_file()
+
+
+def test_blueprint_section_runs_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    title = "## The heads-up no-limit blueprint"
+    commands = tour_commands(README.read_text(encoding="utf-8"), title)
+    assert [words[:2] for words, _ in commands] == [
+        ["blueprint", "show"], ["blueprint", "show"], ["match", "blueprint"],
+        ["blueprint", "train"], ["match", "blueprint:file=out/bp"]]
+    for words, _ in commands:
+        status = main(words)
+        captured = capsys.readouterr()
+        assert status == 0, (words, captured.err[-2000:])
+    assert (tmp_path / "out" / "bb_vs_open.png").is_file()
+    assert (tmp_path / "blueprint_r250c.png").is_file()
+    assert (tmp_path / "out" / "bp" / "blueprint.npz").is_file()

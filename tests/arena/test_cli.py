@@ -75,9 +75,10 @@ def test_bad_input_is_one_line_and_status_2(
 
 def test_demo_runs_a_short_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--out", str(tmp_path), "--repeat", "2", "--hands", "40",
-                 "--workers", "1"]) == 0
+                 "--workers", "1", "--heads-up", "20"]) == 0
     out = capsys.readouterr().out
     assert "straight flush" in out and f"report: {tmp_path / 'report.md'}" in out
+    assert "blueprint: " in out and "(20 deals x 2 seatings)" in out  # the shipped blueprint
     data = json.loads((tmp_path / "results.json").read_text())
     assert [p["name"] for p in data["players"]] == [
         "handreader", "heuristic", "equity", "call", "raise", "random"

@@ -2,7 +2,8 @@
 
 A short seeded 6-player tournament series between the built-in bots in the
 format of the hand-reading paper's experiments (2,000 chips, blinds 20/40, one
-rebuy), written as a report with charts and hand logs under ``--out``.
+rebuy), written as a report with charts and hand logs under ``--out``; then the
+shipped heads-up blueprint plays the heuristic bot in a duplicate match.
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ def demo_command(
     hands: int = typer.Option(600, "--hands", help="Hand limit per tournament."),
     seed: int = typer.Option(2024, "--seed", callback=check_seed, help="Master seed."),
     workers: int = typer.Option(0, "--workers", help="Processes (0 = one per core)."),
+    heads_up: int = typer.Option(1000, "--heads-up",
+                                 help="Deals of the blueprint's heads-up match."),
 ) -> None:
-    """A short tour: evaluate two hands, then a 6-player tournament series of the built-in bots."""
+    """A short tour: two hands, a 6-player tournament series, the blueprint heads-up."""
     # Imported here, not at the top: `checkraise --help` need not load numba and the arena.
     from checkraise.arena.series import run_tournaments
     from checkraise.arena.tournament import TournamentConfig
@@ -52,3 +55,17 @@ def demo_command(
         )
     print_standings(series)
     print(f"report: {out / 'report.md'} (charts, results.json and hand logs beside it)")
+    print()
+    _blueprint_match(heads_up, seed, workers)
+
+
+def _blueprint_match(deals: int, seed: int, workers: int) -> None:
+    """The shipped heads-up blueprint against the heuristic bot, in duplicate."""
+    from checkraise.arena.match import play_match, summary_line
+
+    print(f"heads-up: the shipped 'small' blueprint against heuristic, {deals} deals in "
+          "duplicate (ACPC stacks 20,000, blinds 50/100)")
+    with hands_progress(2 * deals, "heads-up") as advance:
+        result = play_match("blueprint", "heuristic", hands=deals, seed=seed,
+                            workers=workers or None, progress=advance)
+    print(summary_line(result))
