@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING
 from checkraise.errors import ConfigError
 
 if TYPE_CHECKING:
+    import typer
+
     from checkraise.backend import Backend
 
-__all__ = ["ADDRESS_HELP", "BACKEND_HELP", "check_seed", "open_backend"]
+__all__ = ["ADDRESS_HELP", "BACKEND_HELP", "check_seed", "command_line", "open_backend"]
 
 BACKEND_HELP = (
     "Where the work runs: local (processes on this machine) or ray (a Ray cluster; "
@@ -52,3 +54,31 @@ def open_backend(name: str, workers: int, address: str | None) -> Backend:
     from checkraise.backend import make_backend
 
     return make_backend(name, workers or None, address)
+
+
+def command_line(ctx: typer.Context) -> str:
+    """The command as typed, rebuilt from the options the user gave (not the defaults).
+
+    Repeated options and several arguments give one word each; a boolean flag given as
+    false writes its ``--no-`` form. Files that a command writes record it.
+    """
+    import shlex
+
+    words = ["checkraise", *ctx.command_path.split()[1:]]
+    for param in ctx.command.params:
+        name = param.name
+        source = ctx.get_parameter_source(name) if name is not None else None
+        if name is None or source is None or source.name == "DEFAULT":
+            continue
+        value = ctx.params.get(name)
+        opts = list(getattr(param, "opts", []))
+        for v in value if isinstance(value, (list, tuple)) else [value]:
+            if param.param_type_name == "argument":
+                words.append(str(v))
+            elif isinstance(v, bool):
+                flags = opts if v else list(getattr(param, "secondary_opts", []))
+                if flags:
+                    words.append(flags[0])
+            elif v is not None:
+                words += [opts[0], str(v)]
+    return shlex.join(words)

@@ -15,7 +15,7 @@ from typing import Any
 
 import typer
 
-from checkraise.cli._options import ADDRESS_HELP, check_seed
+from checkraise.cli._options import ADDRESS_HELP, check_seed, command_line
 from checkraise.cli.main import app
 from checkraise.errors import ConfigError
 
@@ -82,7 +82,6 @@ def train(
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from checkraise.arena.outfolder import claim_out_folder
-    from checkraise.cli.spot_cmd import _command_line
     from checkraise.games.holdem import HoldemRules, load_actions
     from checkraise.games.holdem_game import HoldemCards, HoldemGame
     from checkraise.solvers.blueprint import BlueprintTrainer
@@ -96,7 +95,7 @@ def train(
     )
     if backend not in ("local", "ray"):
         raise ConfigError(f"invalid --backend {backend!r}: expected 'local' or 'ray'")
-    command = _command_line(ctx)
+    command = command_line(ctx)
     step_fn = None
     if backend == "ray":  # checked here: a bad --workers or --address must not cost a run
         from checkraise.cli._options import open_backend

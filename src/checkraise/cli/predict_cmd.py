@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from checkraise.cli._options import command_line
 from checkraise.cli.main import app
 from checkraise.errors import ConfigError
 
@@ -239,30 +240,6 @@ def _expand(paths: list[Path]) -> list[Path]:
     return out
 
 
-def _command_line(ctx: typer.Context) -> str:
-    """The command as typed, rebuilt from the values the user gave (not the defaults)."""
-    import shlex
-
-    words = ["checkraise", *ctx.command_path.split()[1:]]
-    for param in ctx.command.params:
-        name = param.name
-        source = ctx.get_parameter_source(name) if name is not None else None
-        if name is None or source is None or source.name == "DEFAULT":
-            continue
-        value = ctx.params.get(name)
-        values = value if isinstance(value, (list, tuple)) else [value]
-        opts = list(getattr(param, "opts", []))
-        for v in values:
-            if param.param_type_name == "argument":
-                words.append(str(v))
-            elif isinstance(v, bool):
-                if v:
-                    words.append(opts[0])
-            elif v is not None:
-                words += [opts[0], str(v)]
-    return shlex.join(words)
-
-
 def _baseline_eval(
     files: list[Path], baseline: str, train: list[Path], folds: int, seed: int, limit: int,
     model: Path | None, flop_runouts: int, game: Path | None, out: Path | None,
@@ -284,7 +261,7 @@ def _baseline_eval(
 
     from checkraise.analysis.baseline import PAPER_MARGINS, compare, save_figure
 
-    command = _command_line(ctx)
+    command = command_line(ctx)
     with Progress(transient=True, disable=as_json) as progress:
         task = progress.add_task("reading", total=None)
         report = compare(

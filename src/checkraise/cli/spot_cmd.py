@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from checkraise.cli._options import command_line
 from checkraise.cli.main import app
 from checkraise.errors import ConfigError
 
@@ -73,26 +74,6 @@ def _peak_memory_mb() -> float:
     kilobytes = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     # Linux reports kilobytes, macOS bytes.
     return kilobytes / (2**20 if sys.platform == "darwin" else 1024.0)
-
-
-def _command_line(ctx: typer.Context) -> str:
-    """The command as typed, rebuilt from the options the user gave (not the defaults)."""
-    words = ["checkraise", *ctx.command_path.split()[1:]]
-    for param in ctx.command.params:
-        name = param.name
-        source = ctx.get_parameter_source(name) if name is not None else None
-        if name is None or source is None or source.name == "DEFAULT":
-            continue
-        value = ctx.params.get(name)
-        opts = list(getattr(param, "opts", []))
-        if param.param_type_name == "argument":
-            words.append(str(value))
-        elif isinstance(value, bool):
-            flags = opts if value else list(getattr(param, "secondary_opts", []))
-            words.append(flags[0] if flags else opts[0])
-        elif value is not None:
-            words += [opts[0], str(value)]
-    return shlex.join(words)
 
 
 # What a resumed run takes from its folder, so the user may not give it again.
@@ -293,7 +274,7 @@ def solve_command(
         if exploit <= accuracy:  # the target is met: the bar ends full, not at 90/1000
             bar.update(task, total=solver.iteration, completed=solver.iteration)
     if out is not None:
-        command = _command_line(ctx) if earlier is None else f"{earlier} && {_command_line(ctx)}"
+        command = command_line(ctx) if earlier is None else f"{earlier} && {command_line(ctx)}"
         save_solution(solver, out, exploitability_pct=exploit, command=command,
                       dtype="float32" if small else "float64")
         (out / SPOT_FILE).write_text(spot.to_toml(), encoding="utf-8")
