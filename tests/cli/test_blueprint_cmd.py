@@ -7,6 +7,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.cli_helpers import PNG_SIGNATURE
+from tests.cli_helpers import bad_cli as _bad
+from tests.cli_helpers import run_cli as _run
 
 from checkraise.cli.main import main
 from checkraise.solvers.blueprint import Blueprint, BlueprintTrainer
@@ -14,22 +17,8 @@ from checkraise.solvers.blueprint_run import RUN_FILES
 
 # --no-river-table: building the river table of every class takes ~30 s
 TINY = ["blueprint", "train", "--preset", "tiny", "--stack", "400", "--no-river-table"]
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = main(argv)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def _bad(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    """Run a command that must fail on its input: exit 2 and one line on stderr."""
-    code, _, err = _run(argv, capsys)
-    assert code == 2, err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("checkraise: error: "), err
-    return lines[0]
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.cli_helpers import PNG_SIGNATURE
+from tests.cli_helpers import bad_cli as _bad
+from tests.cli_helpers import run_cli as _run
 
 from checkraise.cards import CLASS_NAMES, COMBO_CLASS
 from checkraise.cli import spot_cmd
@@ -23,22 +26,8 @@ from checkraise.solvers.spot.io import load_solution
 RIVER_FLAGS = ["--board", "Ks,7h,2c,3d,9s", "--pot", "100", "--stack", "100",
                "--oop-range", "AA,QQ,T8s,65s", "--ip-range", "KK,JJ,A9s",
                "--bet-sizes", "50,100", "--raise-sizes", "100"]
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = main(argv)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def _bad(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    """Run a command that must fail on its input: exit 2 and one line on stderr."""
-    code, _, err = _run(argv, capsys)
-    assert code == 2, err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("checkraise: error: "), err
-    return lines[0]
 
 
 @pytest.fixture(scope="module")
