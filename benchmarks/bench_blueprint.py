@@ -20,10 +20,12 @@ the opponent's cumulative strategy is updated at the nodes the traversal passes
 through (no second averaging pass). Tables live in an ``std::unordered_map`` keyed
 by the information-state string, an entry made on first visit. Ours:
 ``trainer.iterate(n)`` runs n iterations, each one external-sampling traversal per
-position, the same unit. The trainer runs with its default ``TrainSettings`` (linear
-CFR discounts every 200,000 iterations, negative-regret pruning only from iteration
-4,000,000 on); they are printed beside the figure, with whether the timed window
-reached pruning, which makes later iterations cheaper.
+position, the same unit; one iteration samples one deal and runs both traversals on
+it, where OpenSpiel samples chance anew in each traversal. The trainer runs as
+``checkraise blueprint train`` does (river buckets read from the table of every river
+class, built before the timing) but with negative-regret pruning off
+(``prune_from=2**62``), since OpenSpiel's solver does not prune; linear CFR discounts
+every 200,000 iterations stay on. The settings are printed beside the figure.
 
 Measured, each half in a fresh Python process run one after the other (so neither
 shares memory or a core with the other):
