@@ -61,6 +61,16 @@ def splitmix(state: U64, w: int) -> int:
 
 
 @njit
+def _clamped(r: np.int64, floor: int) -> np.int64:
+    """A regret held within ``[floor, int32 max]`` (the floor lets an action come back)."""
+    if r < floor:
+        return np.int64(floor)
+    if r > INT32_MAX:
+        return np.int64(INT32_MAX)
+    return r
+
+
+@njit
 def _uniform(state: U64, w: int) -> float:
     return splitmix(state, w) * (1.0 / 9007199254740992.0)
 
@@ -227,20 +237,10 @@ def _traverse(
                 continue
             d = np.int64(round(st_vals[depth, a] - v))
             if use_delta:
-                cur = np.int64(reg[base + a]) + dreg[base + a]
-                new = cur + d
-                if new < floor:
-                    new = floor
-                if new > INT32_MAX:
-                    new = INT32_MAX
+                new = _clamped(np.int64(reg[base + a]) + dreg[base + a] + d, floor)
                 dreg[base + a] = np.int32(new - reg[base + a])
             else:
-                new = np.int64(reg[base + a]) + d
-                if new < floor:
-                    new = floor
-                if new > INT32_MAX:
-                    new = INT32_MAX
-                reg[base + a] = np.int32(new)
+                reg[base + a] = np.int32(_clamped(np.int64(reg[base + a]) + d, floor))
         if use_delta:
             _log_row(log, log_len, base, na)
         value = v
@@ -404,11 +404,7 @@ def _merge_entry(
         x += dcum[w, i]
         dreg[w, i] = 0
         dcum[w, i] = 0.0
-    if r < floor:
-        r = np.int64(floor)
-    if r > INT32_MAX:
-        r = np.int64(INT32_MAX)
-    reg[i] = np.int32(r)
+    reg[i] = np.int32(_clamped(r, floor))
     cum[i] = np.float32(x)
 
 
