@@ -201,6 +201,7 @@ AGENT_PATHS: dict[str, str] = {
     "handreader": "checkraise.agents.handreading:HandReadingAgent",
     "heuristic": "checkraise.agents.heuristic:HeuristicAgent",
     "blueprint": "checkraise.agents.blueprint:BlueprintAgent",
+    "resolve": "checkraise.agents.resolve:ResolveAgent",
 }
 """Agents shipped with checkraise: name -> ``"module:factory"``, imported on first use."""
 

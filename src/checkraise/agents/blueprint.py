@@ -297,6 +297,34 @@ class BlueprintAgent(BaseAgent):
         self._mine[len(observation.history)] = child
         return self._real(node, child, observation)
 
+    def read_probabilities(self, observation: Observation, action: Action) -> Any:
+        """For every combo, the probability of the abstract action ``action`` is read as.
+
+        ``observation`` is this agent's seat about to act; ``action`` what it did. The
+        action is read exactly as an opponent's would be (translation draws included),
+        so range tracking can ask it of either seat. Combos that clash with the board
+        get 0.
+        """
+        from checkraise.engine import ActionKind
+
+        node = self._locate(observation)
+        seat = self._seat
+        bets, antes = self._bets(observation)
+        mx = max(bets)
+        pot = float(sum(bets) + antes)
+        to_call = float(mx - bets[seat])
+        all_in = action.kind == ActionKind.RAISE and action.amount >= (
+            observation.config.stacks[seat] - observation.config.ante
+        )
+        child = self._read(node, action, len(observation.history), (float(mx), pot, to_call),
+                           self._scale(observation), all_in)
+        buckets = self._buckets(observation)
+        rows = self.blueprint.rows(node, buckets)
+        live = buckets >= 0
+        rows[live] = self._purify(rows[live])
+        out = np.where(live, rows[:, child - int(self.tree.first_child[node])], 0.0)
+        return out
+
     def action_probabilities(self, observation: Observation) -> HandActionProbabilities:
         """The probability of each real action for every hand (exact)."""
         from checkraise.agents.probabilities import HandActionProbabilities, action_order

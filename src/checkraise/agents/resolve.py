@@ -1,0 +1,133 @@
+"""The ``resolve`` bot: the blueprint, with the river re-solved during play.
+
+Preflop, flop and turn it plays its blueprint (:class:`~checkraise.agents.blueprint.
+BlueprintAgent`). On the river it re-solves: both players' ranges at the start of the
+river are tracked by Bayes from the blueprint's probability of every action for every
+hand (:mod:`checkraise.agents.range_tracking`; an opponent's off-tree size is read by
+the blueprint's action translation there), and the river is solved on exact cards by
+the spot solver with finer sizes than the blueprint's plus every size already used on
+this river (:mod:`checkraise.agents.subgame`). Each of the bot's river decisions
+re-solves only when the river's line has left the last subgame's tree.
+
+Options: ``mode`` (``unsafe`` or ``safe``; see :mod:`checkraise.agents.subgame`),
+``file`` (the blueprint), ``seconds`` (time budget per re-solve, default 5),
+``accuracy`` (stop at this exploitability, % of the pot; default 0.5).
+
+The bot keeps, per decision, the seconds it spent (:attr:`ResolveAgent.decisions`) for
+``benchmarks/bench_resolve.py``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from checkraise.agents.base import BaseAgent
+from checkraise.agents.blueprint import BlueprintAgent
+from checkraise.agents.range_tracking import track_ranges
+from checkraise.agents.subgame import (
+    MODES,
+    RiverSubgame,
+    _label_action,
+    _labels_and_sizes,
+    street_start,
+)
+from checkraise.cards import combo_index
+from checkraise.errors import ConfigError, one_of
+
+if TYPE_CHECKING:
+    from checkraise.engine import Action, Observation, TableConfig
+
+__all__ = ["ResolveAgent"]
+
+
+class ResolveAgent(BaseAgent):
+    """Blueprint play with river re-solving (see the module docstring).
+
+    Parameters
+    ----------
+    mode : str
+        ``safe`` (default) or ``unsafe``.
+    file : str
+        The blueprint: ``small`` (shipped) or a path.
+    seconds : float
+        Time budget per re-solve.
+    accuracy : float
+        Target exploitability of a re-solve, % of the pot.
+    seed : int or None
+        Seeds the action draws (and the blueprint's).
+    """
+
+    def __init__(self, *, mode: str = "safe", file: str = "small", seconds: float = 5.0,
+                 accuracy: float = 0.5, seed: int | None = None) -> None:
+        super().__init__(seed=seed)
+        if mode not in MODES:
+            raise ConfigError(f"mode={mode!r}; expected one of {one_of(MODES)}")
+        if not seconds > 0:
+            raise ConfigError(f"seconds={seconds!r}; expected a time budget > 0")
+        if not accuracy > 0:
+            raise ConfigError(f"accuracy={accuracy!r}; expected a % of the pot > 0")
+        self.mode = mode
+        self.seconds = float(seconds)
+        self.accuracy = float(accuracy)
+        self.player = BlueprintAgent(file=file, seed=seed)
+        # Readers: the blueprint of each seat, never acting, for range tracking and the
+        # safe gadget's values (their translation draws are their own, seeded apart).
+        reader_seed = None if seed is None else seed + 1
+        self.readers = (BlueprintAgent(file=file, seed=reader_seed),
+                        BlueprintAgent(file=file, seed=reader_seed))
+        self.decisions: list[dict[str, Any]] = []
+        self._seat = 0
+        self._combo = 0
+        self._subgame: RiverSubgame | None = None
+
+    def begin_hand(self, seat: int, config: TableConfig, hole_cards: tuple[int, ...],
+                   hand_number: int) -> None:
+        self.player.begin_hand(seat, config, hole_cards, hand_number)
+        for s, reader in enumerate(self.readers):
+            reader.begin_hand(s, config, hole_cards, hand_number)
+        self._seat = seat
+        self._combo = combo_index(*hole_cards)
+        self._subgame = None
+
+    def ranges(self, observation: Observation) -> tuple[Any, Any]:
+        """Both seats' ranges at the start of the current street."""
+        start = len(observation.history) - len(street_start(observation).actions)
+
+        def likelihood(obs: Observation, index: int, action: Action) -> Any:
+            return self.readers[obs.seat].read_probabilities(obs, action)
+
+        w0, w1 = track_ranges(observation, likelihood, upto=start)
+        mine = (w0, w1)[self._seat]
+        if mine[self._combo] <= 0.0:
+            # the blueprint gives our own line no weight with our hand (a translation
+            # draw went the other way): keep the hand in play with a trace of weight
+            mine[self._combo] = 1e-6 * max(float(mine.max()), 1e-12)
+        return w0, w1
+
+    def act(self, observation: Observation) -> Action:
+        if observation.round < 3:
+            return self.player.act(observation)
+        import time
+
+        started = time.perf_counter()
+        start = street_start(observation)
+        labels, *_ = _labels_and_sizes(start)
+        solved = False
+        if self._subgame is None or not self._subgame.fits(labels):
+            self._subgame = RiverSubgame.solve(
+                observation, self.ranges(observation), self._seat, self.mode,
+                self.readers[self._seat], accuracy=self.accuracy, max_seconds=self.seconds,
+            )
+            solved = True
+        names, row = self._subgame.strategy(labels, self._combo)
+        p = np.maximum(row[0], 0.0)
+        p = p / p.sum() if p.sum() > 0 else np.full(p.shape, 1.0 / p.size)
+        label = names[int(self.rng.choice(len(names), p=p))]
+        self.decisions.append({
+            "seconds": time.perf_counter() - started, "solved": solved,
+            "iterations": self._subgame.solver.iteration,
+            "exploitability": self._subgame.exploitability,
+        })
+        return _label_action(label, start.base[self._seat], observation)

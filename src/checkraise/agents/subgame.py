@@ -1,0 +1,314 @@
+"""River subgames for the ``resolve`` bot: the spot, the blueprint in it, and the re-solve.
+
+A subgame starts where the river's betting starts, from both players' ranges there
+(range tracking, :mod:`checkraise.agents.range_tracking`), and is solved by the spot
+solver on exact cards with finer bet sizes than the blueprint's, plus every size
+actually bet or raised on this river so far: an opponent's off-tree bet is *added to
+the subgame* and solved against, not translated (nested subgame solving, Brown &
+Sandholm 2017).
+
+Two ways to solve it (``mode``):
+
+``unsafe``
+    Both ranges as if they were common knowledge; the opponent may play anything.
+``safe``
+    Burch, Johanson & Bowling's (2014) CFR-D re-solving gadget on the spot solver's
+    :class:`~checkraise.solvers.spot.Gadget`: hand by hand, the opponent may take his
+    *counterfactual best-response value* against the blueprint in this subgame instead
+    of entering it ("Resolve" in Brown & Sandholm 2017). Those values come from the same
+    tree with our decisions locked to what the blueprint bot would play there (its
+    real actions mapped to the nearest action of the tree) and the opponent
+    best-responding; re-solving can then only lower what any opponent hand gets.
+
+Positions follow the spot solver: player 0 is OOP (the big blind heads-up), player 1
+IP (the button). Chips are the solver's: values from the start of the river.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from checkraise.cards import NUM_COMBOS
+from checkraise.errors import ConfigError, one_of
+
+if TYPE_CHECKING:
+    from checkraise.agents.blueprint import BlueprintAgent
+    from checkraise.engine import Action, Observation, State
+    from checkraise.solvers.spot import SpotSolver
+
+__all__ = ["MODES", "SUBGAME_SIZES", "RiverSubgame", "StreetStart", "street_start"]
+
+FloatArray = npt.NDArray[np.float64]
+MODES = ("unsafe", "safe")
+#: Bet sizes (% of the pot) and raise sizes (% of the pot after calling) of a subgame,
+#: both players; the blueprint's river has bets 50/100/250 and raises 100.
+SUBGAME_SIZES = {"bet": (33.0, 50.0, 75.0, 100.0, 150.0, 250.0), "raise": (60.0, 100.0)}
+RAISE_CAP = 3
+
+
+@dataclass(frozen=True)
+class StreetStart:
+    """The current street's starting point and what was done on it so far."""
+
+    state: State  # an engine state at the street's start (stand-in hole cards)
+    board: tuple[int, ...]
+    pot: int  # chips in the middle, antes included
+    base: tuple[int, int]  # each seat's raise-to chips at the start (antes out)
+    stack: int  # the effective stack behind
+    oop_seat: int  # the engine seat of spot player 0
+    actions: tuple[tuple[int, Action], ...]  # (seat, action) on this street so far
+
+
+def street_start(observation: Observation) -> StreetStart:
+    """Replay ``observation``'s history up to the first action of its current street."""
+    from checkraise.engine import State
+
+    cfg = observation.config
+    state = State(cfg, hole_cards=[None, None], board=observation.board, seed=0)
+    history = observation.history
+    i = 0
+    while i < len(history) and history[i][1] < observation.round:
+        state.step(history[i][2])
+        i += 1
+    start = state.copy()
+    antes = [min(cfg.ante, s) for s in cfg.stacks]
+    contrib = state.contributions
+    base = (contrib[0] - antes[0], contrib[1] - antes[1])
+    stack = min(cfg.stacks[s] - contrib[s] for s in range(2))
+    oop = 1 - cfg.button
+    actions = tuple((seat, action) for seat, _rnd, action in history[i:])
+    return StreetStart(start, observation.board, int(sum(contrib)), base, int(stack), oop, actions)
+
+
+def _labels_and_sizes(start: StreetStart) -> tuple[list[str], list[list[float]], list[list[float]],
+                                                   int]:
+    """The spot-tree labels of the street's actions, the sizes they need, and the raises."""
+    from checkraise.engine import ActionKind
+
+    totals = [0, 0]  # street totals per spot player
+    labels: list[str] = []
+    bets: list[list[float]] = [[], []]
+    raises: list[list[float]] = [[], []]
+    raised = 0
+    for seat, action in start.actions:
+        p = 0 if seat == start.oop_seat else 1
+        mine, theirs = totals[p], totals[1 - p]
+        if action.kind == ActionKind.FOLD:
+            labels.append("f")
+            continue
+        if action.kind == ActionKind.CHECK_CALL:
+            labels.append("c" if theirs > mine else "x")
+            totals[p] = theirs
+            continue
+        total = int(action.amount) - start.base[seat]
+        pot = start.pot + totals[0] + totals[1]
+        if theirs == 0:
+            bets[p].append(100.0 * total / pot)
+            labels.append(f"b{total}")
+        else:
+            facing = theirs - mine
+            raises[p].append(100.0 * (total - theirs) / (pot + facing))
+            labels.append(f"r{total}")
+            raised += 1
+        totals[p] = total
+    return labels, bets, raises, raised
+
+
+def _label_action(label: str, base: int, observation: Observation) -> Action:
+    """The engine action of a spot-tree label for the seat whose raise-to base is ``base``."""
+    from checkraise.engine import Action
+
+    if label == "f":
+        return Action.fold()
+    if label in ("x", "c"):
+        return Action.call()
+    to = base + int(label[1:])
+    legal = observation.legal
+    if legal is not None and legal.min_raise_to is not None and legal.max_raise_to is not None:
+        to = min(max(to, legal.min_raise_to), legal.max_raise_to)
+    return Action.raise_to(to)
+
+
+@dataclass
+class RiverSubgame:
+    """One river subgame of one hand: the re-solved strategies and how it was made.
+
+    Build it with :meth:`solve`; :meth:`strategy` gives an actor's strategy at a line.
+    """
+
+    start: StreetStart
+    mode: str
+    solver: SpotSolver
+    line_prefix: tuple[str, ...]
+    exploitability: float  # % of the pot, of the re-solved strategies in the subgame
+    seconds: float
+    gadget_values: FloatArray | None = None
+    blueprint_value: float | None = field(default=None)  # opponent's CBV, chips per hand
+
+    @classmethod
+    def solve(
+        cls,
+        observation: Observation,
+        ranges: tuple[FloatArray, FloatArray],
+        me: int,
+        mode: str,
+        blueprint: BlueprintAgent | None = None,
+        *,
+        sizes: dict[str, tuple[float, ...]] | None = None,
+        accuracy: float = 0.5,
+        max_seconds: float = 5.0,
+        max_iterations: int = 2000,
+    ) -> RiverSubgame:
+        """Re-solve the river of ``observation`` for ``me`` (an engine seat).
+
+        ``ranges`` are both engine seats' weights at the start of the river. ``safe``
+        needs ``blueprint``: a :class:`BlueprintAgent` whose seat is ``me`` (it gives
+        the strategy the opponent's alternative values are measured against).
+        """
+        import time
+
+        from checkraise.solvers.spot import Gadget, SpotSolver
+
+        if mode not in MODES:
+            raise ConfigError(f"mode={mode!r}; expected one of {one_of(MODES)}")
+        if observation.round != 3:
+            raise ConfigError(
+                f"a river subgame needs a river observation; got round {observation.round}"
+            )
+        started = time.perf_counter()
+        start = street_start(observation)
+        labels, bets, raises, raised = _labels_and_sizes(start)
+        spot = _spot(start, bets, raises, max(RAISE_CAP, raised), sizes or SUBGAME_SIZES)
+        oop = start.oop_seat
+        reach = (np.asarray(ranges[oop], np.float64), np.asarray(ranges[1 - oop], np.float64))
+        mine = 0 if me == oop else 1
+        gadget = None
+        values = None
+        cbv = None
+        if mode == "safe":
+            if blueprint is None:
+                raise ConfigError("safe re-solving needs the blueprint agent of the same seat")
+            values, cbv = _blueprint_cbv(spot, reach, mine, start, blueprint)
+            gadget = Gadget(1 - mine, values)
+        solver = SpotSolver(spot, reach=reach, gadget=gadget, precision="float32")
+        left = max(0.05, max_seconds - (time.perf_counter() - started))
+        expl = solver.solve(accuracy=accuracy, max_iterations=max_iterations, max_seconds=left)
+        return cls(start, mode, solver, tuple(labels), float(expl),
+                   time.perf_counter() - started, values, cbv)
+
+    def strategy(self, labels: tuple[str, ...] | list[str], combo: int | None = None,
+                 ) -> tuple[tuple[str, ...], FloatArray]:
+        """The actor's labels and strategy after ``labels`` on this river.
+
+        With ``combo`` the row of that hand; otherwise a ``(1326, actions)`` array with
+        zero rows for hands outside the actor's range.
+        """
+        line = " ".join(labels)
+        names, rows = self.solver.strategy_at(line)
+        actor = int(self.solver.tree.player[self.solver.tree.find(line)])
+        combos = self.solver.combos[actor]
+        out = np.zeros((NUM_COMBOS, len(names)))
+        out[combos] = rows
+        if combo is None:
+            return names, out
+        return names, out[combo][None, :]
+
+    def fits(self, labels: list[str]) -> bool:
+        """Whether the tree holds this line of the street's actions."""
+        try:
+            self.solver.tree.find(" ".join(labels))
+        except Exception:  # a CheckraiseError naming the missing action
+            return False
+        return True
+
+
+def _spot(start: StreetStart, bets: list[list[float]], raises: list[list[float]], cap: int,
+          sizes: dict[str, tuple[float, ...]]) -> Any:
+    from checkraise.cards import format_cards
+    from checkraise.solvers.spot import Spot
+    from checkraise.solvers.spot.config import BetSizes
+
+    river = tuple(
+        BetSizes(bet=tuple(sizes["bet"]) + tuple(bets[p]),
+                 raise_=tuple(sizes["raise"]) + tuple(raises[p]), allin=True)
+        for p in range(2)
+    )
+    spot = Spot.from_dict({
+        "board": format_cards(start.board), "pot": start.pot, "stack": max(1, start.stack),
+        "big_blind": start.state.config.big_blind, "raise_cap": cap, "allin_threshold": 0.0,
+        "ranges": {"oop": "any", "ip": "any"},
+    })
+    from dataclasses import replace
+
+    return replace(spot, sizes=(spot.sizes[0], spot.sizes[1], (river[0], river[1])))
+
+
+def _blueprint_cbv(spot: Any, reach: tuple[FloatArray, FloatArray], mine: int,
+                   start: StreetStart, blueprint: BlueprintAgent) -> tuple[FloatArray, float]:
+    """The opponent's best-response value per combo (chips) against the blueprint here."""
+    from checkraise.solvers.spot import SpotSolver
+    from checkraise.solvers.spot import _kernels as K
+    from checkraise.solvers.spot.tree import DECISION
+
+    solver = SpotSolver(spot, reach=reach, precision="float64", isomorphism=False)
+    tree = solver.tree
+    seats = (start.oop_seat, 1 - start.oop_seat)
+    me = seats[mine]
+    stack: list[tuple[int, list[str], State]] = [(0, [], start.state.copy())]
+    while stack:
+        node, line, state = stack.pop()
+        if tree.kind[node] != DECISION:
+            continue
+        if int(tree.player[node]) == mine:
+            obs = state.observation(me)
+            rows = _blueprint_rows(blueprint, obs, tree, node, start.base[me])
+            solver.lock(" ".join(line), rows)
+        for child in tree.children(node):
+            label = tree.labels[child]
+            nxt = state.copy()
+            actor = seats[int(tree.player[node])]
+            nxt.step(_label_action(label, start.base[actor], nxt.observation(actor)))
+            stack.append((child, [*line, label], nxt))
+    values = solver.root_values(K.MODE_BEST_RESPONSE)[1 - mine]
+    other = 1 - mine
+    mass = np.zeros(solver.hands[other])
+    K.fold_values(1.0, solver.initial_reach[mine], solver.cards[other], solver.cards[mine],
+                  solver.same[other], mass)
+    out = np.zeros(NUM_COMBOS)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out[solver.combos[other]] = np.where(mass > 0, values / np.where(mass > 0, mass, 1), 0.0)
+    total = float(np.dot(solver.initial_reach[other], values))
+    weight = float(np.dot(solver.initial_reach[other], mass))
+    return out, (total / weight if weight > 0 else 0.0)
+
+
+def _blueprint_rows(blueprint: BlueprintAgent, obs: Observation, tree: Any, node: int,
+                    base: int) -> FloatArray:
+    """The blueprint bot's strategy at ``obs`` over the children of spot ``node``, per combo."""
+    from checkraise.engine import ActionKind
+
+    children = list(tree.children(node))
+    labels = [tree.labels[c] for c in children]
+    totals = [int(lab[1:]) if lab[0] in "br" else -1 for lab in labels]
+    hap = blueprint.action_probabilities(obs)
+    rows = np.zeros((NUM_COMBOS, len(children)))
+    for k, action in enumerate(hap.actions):
+        if action.kind == ActionKind.FOLD:
+            j = labels.index("f") if "f" in labels else labels.index("x")
+        elif action.kind == ActionKind.CHECK_CALL:
+            j = labels.index("c") if "c" in labels else labels.index("x")
+        else:
+            total = int(action.amount) - base
+            sized = [i for i, t in enumerate(totals) if t >= 0]
+            if not sized:
+                j = labels.index("c") if "c" in labels else labels.index("x")
+            else:
+                j = min(sized, key=lambda i: abs(np.log(totals[i] / max(total, 1))))
+        rows[:, j] += hap.probs[:, k]
+    dead = rows.sum(axis=1) == 0
+    rows[dead, 0] = 1.0  # hands the board removes: never read, but rows must add up to 1
+    return rows
