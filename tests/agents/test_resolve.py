@@ -214,8 +214,30 @@ def test_resolve_never_acts_illegally_against_random_sizes() -> None:
     assert len(result.deal_chips) == 12
 
 
+def test_river_action_probabilities_are_the_subgame_strategy() -> None:
+    from checkraise.agents.probabilities import action_probabilities
+
+    found = _river_observation(9)
+    assert found is not None
+    obs, hole = found
+    bot = ResolveAgent(mode="unsafe", seed=3, accuracy=2)
+    bot.begin_hand(obs.seat, CONFIG, hole, 9)
+    hap = action_probabilities(bot, obs)  # validates: legal actions, rows sum to 1
+    sub = bot._subgame
+    assert sub is not None
+    names, rows = sub.strategy([], None)
+    held = np.flatnonzero(rows.sum(axis=1) > 0)
+    for k, name in enumerate(names):
+        action = Action.call() if name in ("x", "c") else (
+            Action.fold() if name == "f" else Action.raise_to(sub.start.base[obs.seat]
+                                                              + int(name[1:])))
+        np.testing.assert_allclose(hap.column(action)[held], rows[held, k], atol=1e-6)
+
+
 def test_bad_options_name_the_value() -> None:
     with pytest.raises(ConfigError, match="mode='maxmargin'"):
         ResolveAgent(mode="maxmargin")
     with pytest.raises(ConfigError, match="seconds=0"):
         ResolveAgent(seconds=0)
+    with pytest.raises(ConfigError, match="iterations=5"):
+        ResolveAgent(iterations=5)

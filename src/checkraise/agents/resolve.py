@@ -11,7 +11,8 @@ re-solves only when the river's line has left the last subgame's tree.
 
 Options: ``mode`` (``unsafe`` or ``safe``; see :mod:`checkraise.agents.subgame`),
 ``file`` (the blueprint), ``seconds`` (time budget per re-solve, default 5),
-``accuracy`` (stop at this exploitability, % of the pot; default 0.5).
+``accuracy`` (stop at this exploitability, % of the pot; default 0.5), ``iterations``
+(at most this many per re-solve; default 2,000).
 
 The bot keeps, per decision, the seconds it spent (:attr:`ResolveAgent.decisions`) for
 ``benchmarks/bench_resolve.py``.
@@ -37,6 +38,7 @@ from checkraise.cards import combo_index
 from checkraise.errors import ConfigError, one_of
 
 if TYPE_CHECKING:
+    from checkraise.agents.probabilities import HandActionProbabilities
     from checkraise.engine import Action, Observation, TableConfig
 
 __all__ = ["ResolveAgent"]
@@ -54,13 +56,18 @@ class ResolveAgent(BaseAgent):
     seconds : float
         Time budget per re-solve.
     accuracy : float
-        Target exploitability of a re-solve, % of the pot.
+        Target exploitability of a re-solve, % of the pot (measured every 10
+        iterations).
+    iterations : int
+        At most this many iterations per re-solve. A match is reproducible when every
+        re-solve stops on ``accuracy`` or ``iterations`` before ``seconds`` runs out.
     seed : int or None
         Seeds the action draws (and the blueprint's).
     """
 
     def __init__(self, *, mode: str = "safe", file: str = "small", seconds: float = 5.0,
-                 accuracy: float = 0.5, seed: int | None = None) -> None:
+                 accuracy: float = 0.5, iterations: int = 2000,
+                 seed: int | None = None) -> None:
         super().__init__(seed=seed)
         if mode not in MODES:
             raise ConfigError(f"mode={mode!r}; expected one of {one_of(MODES)}")
@@ -68,6 +75,9 @@ class ResolveAgent(BaseAgent):
             raise ConfigError(f"seconds={seconds!r}; expected a time budget > 0")
         if not accuracy > 0:
             raise ConfigError(f"accuracy={accuracy!r}; expected a % of the pot > 0")
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 10:
+            raise ConfigError(f"iterations={iterations!r}; expected a whole number >= 10")
+        self.iterations = iterations
         self.mode = mode
         self.seconds = float(seconds)
         self.accuracy = float(accuracy)
@@ -106,28 +116,64 @@ class ResolveAgent(BaseAgent):
             mine[self._combo] = 1e-6 * max(float(mine.max()), 1e-12)
         return w0, w1
 
+    def _river(self, observation: Observation) -> tuple[RiverSubgame, list[str], bool]:
+        """The subgame of this river (re-solved when the line has left the last one's
+        tree), the river's labels so far, and whether it was solved now."""
+        labels, *_ = _labels_and_sizes(street_start(observation))
+        if self._subgame is not None and self._subgame.fits(labels):
+            return self._subgame, labels, False
+        self._subgame = RiverSubgame.solve(
+            observation, self.ranges(observation), self._seat, self.mode,
+            self.readers[self._seat], accuracy=self.accuracy, max_seconds=self.seconds,
+            max_iterations=self.iterations,
+        )
+        return self._subgame, labels, True
+
     def act(self, observation: Observation) -> Action:
         if observation.round < 3:
             return self.player.act(observation)
         import time
 
         started = time.perf_counter()
-        start = street_start(observation)
-        labels, *_ = _labels_and_sizes(start)
-        solved = False
-        if self._subgame is None or not self._subgame.fits(labels):
-            self._subgame = RiverSubgame.solve(
-                observation, self.ranges(observation), self._seat, self.mode,
-                self.readers[self._seat], accuracy=self.accuracy, max_seconds=self.seconds,
-            )
-            solved = True
-        names, row = self._subgame.strategy(labels, self._combo)
+        sub, labels, solved = self._river(observation)
+        names, row = sub.strategy(labels, self._combo)
         p = np.maximum(row[0], 0.0)
         p = p / p.sum() if p.sum() > 0 else np.full(p.shape, 1.0 / p.size)
         label = names[int(self.rng.choice(len(names), p=p))]
         self.decisions.append({
             "seconds": time.perf_counter() - started, "solved": solved,
-            "iterations": self._subgame.solver.iteration,
-            "exploitability": self._subgame.exploitability,
+            "iterations": sub.solver.iteration, "exploitability": sub.exploitability,
         })
-        return _label_action(label, start.base[self._seat], observation)
+        return _label_action(label, sub.start.base[self._seat], observation)
+
+    def action_probabilities(self, observation: Observation) -> HandActionProbabilities:
+        """Every hand's probability of each action: the blueprint's before the river, the
+        re-solved subgame's on it (hands the subgame's range does not hold: check/call)."""
+        from checkraise.agents.probabilities import (
+            HandActionProbabilities,
+            action_order,
+            live_combos,
+        )
+
+        if observation.round < 3:
+            return self.player.action_probabilities(observation)
+        sub, labels, _ = self._river(observation)
+        names, rows = sub.strategy(labels)
+        real = [_label_action(n, sub.start.base[self._seat], observation) for n in names]
+        actions = tuple(sorted(set(real), key=action_order))
+        probs = np.zeros((rows.shape[0], len(actions)))
+        for k, action in enumerate(real):
+            probs[:, actions.index(action)] += rows[:, k]
+        live = live_combos(observation)
+        empty = live & (probs.sum(axis=1) <= 0.0)
+        if empty.any():
+            from checkraise.engine import Action
+
+            if Action.call() not in actions:
+                actions = tuple(sorted((*actions, Action.call()), key=action_order))
+                probs = np.insert(probs, actions.index(Action.call()), 0.0, axis=1)
+            probs[empty, actions.index(Action.call())] = 1.0
+        probs[~live] = 0.0
+        probs[live] /= probs[live].sum(axis=1, keepdims=True)
+        return HandActionProbabilities(actions, probs, exact=True,
+                                       note=f"{self.mode} re-solved river subgame")
