@@ -165,7 +165,7 @@ def test_safe_resolving_never_gives_the_opponent_more_than_the_blueprint(seed: i
     bot = ResolveAgent(mode="safe", seed=seed)
     bot.begin_hand(me, CONFIG, hole, seed)
     ranges = bot.ranges(obs)
-    unsafe, safe = (RiverSubgame.solve(obs, ranges, me, mode, bot.readers[me], accuracy=0.2,
+    unsafe, safe = (RiverSubgame.solve(obs, ranges, me, mode, bot.readers, accuracy=0.2,
                                        max_seconds=30) for mode in ("unsafe", "safe"))
     bound = safe.gadget_values
     assert bound is not None

@@ -28,6 +28,7 @@ from checkraise.agents.base import BaseAgent
 from checkraise.agents.blueprint import BlueprintAgent
 from checkraise.agents.range_tracking import track_ranges
 from checkraise.agents.subgame import (
+    BOUNDS,
     MODES,
     RiverSubgame,
     _label_action,
@@ -51,6 +52,10 @@ class ResolveAgent(BaseAgent):
     ----------
     mode : str
         ``safe`` (default) or ``unsafe``.
+    bound : str
+        With ``safe``, the opponent's alternative value per hand: ``cbv`` (his
+        best-response value against the blueprint: sound) or ``blueprint`` (his value
+        when both play the blueprint, Brown & Sandholm's "Estimate").
     file : str
         The blueprint: ``small`` (shipped) or a path.
     seconds : float
@@ -65,7 +70,8 @@ class ResolveAgent(BaseAgent):
         Seeds the action draws (and the blueprint's).
     """
 
-    def __init__(self, *, mode: str = "safe", file: str = "small", seconds: float = 5.0,
+    def __init__(self, *, mode: str = "safe", bound: str = "cbv", file: str = "small",
+                 seconds: float = 5.0,
                  accuracy: float = 0.5, iterations: int = 2000,
                  seed: int | None = None) -> None:
         super().__init__(seed=seed)
@@ -78,7 +84,10 @@ class ResolveAgent(BaseAgent):
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 10:
             raise ConfigError(f"iterations={iterations!r}; expected a whole number >= 10")
         self.iterations = iterations
+        if bound not in BOUNDS:
+            raise ConfigError(f"bound={bound!r}; expected one of {one_of(BOUNDS)}")
         self.mode = mode
+        self.bound = bound
         self.seconds = float(seconds)
         self.accuracy = float(accuracy)
         self.player = BlueprintAgent(file=file, seed=seed)
@@ -124,7 +133,7 @@ class ResolveAgent(BaseAgent):
             return self._subgame, labels, False
         self._subgame = RiverSubgame.solve(
             observation, self.ranges(observation), self._seat, self.mode,
-            self.readers[self._seat], accuracy=self.accuracy, max_seconds=self.seconds,
+            self.readers, bound=self.bound, accuracy=self.accuracy, max_seconds=self.seconds,
             max_iterations=self.iterations,
         )
         return self._subgame, labels, True

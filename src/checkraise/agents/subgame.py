@@ -44,6 +44,7 @@ __all__ = ["MODES", "SUBGAME_SIZES", "RiverSubgame", "StreetStart", "street_star
 
 FloatArray = npt.NDArray[np.float64]
 MODES = ("unsafe", "safe")
+BOUNDS = ("cbv", "blueprint")
 #: Bet sizes (% of the pot) and raise sizes (% of the pot after calling) of a subgame,
 #: both players; the blueprint's river has bets 50/100/250 and raises 100.
 SUBGAME_SIZES = {"bet": (33.0, 50.0, 75.0, 100.0, 150.0, 250.0), "raise": (60.0, 100.0)}
@@ -147,7 +148,7 @@ class RiverSubgame:
     exploitability: float  # % of the pot, of the re-solved strategies in the subgame
     seconds: float
     gadget_values: FloatArray | None = None
-    blueprint_value: float | None = field(default=None)  # opponent's CBV, chips per hand
+    blueprint_value: float | None = field(default=None)  # opponent's bound, chips per hand
 
     @classmethod
     def solve(
@@ -156,8 +157,9 @@ class RiverSubgame:
         ranges: tuple[FloatArray, FloatArray],
         me: int,
         mode: str,
-        blueprint: BlueprintAgent | None = None,
+        readers: tuple[BlueprintAgent, BlueprintAgent] | None = None,
         *,
+        bound: str = "cbv",
         sizes: dict[str, tuple[float, ...]] | None = None,
         accuracy: float = 0.5,
         max_seconds: float = 5.0,
@@ -166,8 +168,12 @@ class RiverSubgame:
         """Re-solve the river of ``observation`` for ``me`` (an engine seat).
 
         ``ranges`` are both engine seats' weights at the start of the river. ``safe``
-        needs ``blueprint``: a :class:`BlueprintAgent` whose seat is ``me`` (it gives
-        the strategy the opponent's alternative values are measured against).
+        needs ``readers``: a :class:`BlueprintAgent` per engine seat, sitting in that
+        seat (they give the blueprint the opponent's alternative values are measured
+        against). ``bound`` is that alternative: ``cbv``, his best-response value
+        against our blueprint (the sound choice), or ``blueprint``, his value when both
+        play the blueprint (Brown & Sandholm's "Estimate": tighter, so the re-solve must
+        beat the blueprint's own play hand by hand, but not safe against a best response).
         """
         import time
 
@@ -175,6 +181,8 @@ class RiverSubgame:
 
         if mode not in MODES:
             raise ConfigError(f"mode={mode!r}; expected one of {one_of(MODES)}")
+        if bound not in BOUNDS:
+            raise ConfigError(f"bound={bound!r}; expected one of {one_of(BOUNDS)}")
         if observation.round != 3:
             raise ConfigError(
                 f"a river subgame needs a river observation; got round {observation.round}"
@@ -190,9 +198,9 @@ class RiverSubgame:
         values = None
         cbv = None
         if mode == "safe":
-            if blueprint is None:
-                raise ConfigError("safe re-solving needs the blueprint agent of the same seat")
-            values, cbv = _blueprint_cbv(spot, reach, mine, start, blueprint)
+            if readers is None:
+                raise ConfigError("safe re-solving needs the blueprint agents of both seats")
+            values, cbv = _blueprint_values(spot, reach, mine, start, readers, bound)
             gadget = Gadget(1 - mine, values)
         solver = SpotSolver(spot, reach=reach, gadget=gadget, precision="float32")
         # the solver looks at the clock every 10 iterations: keep a tenth in hand
@@ -248,9 +256,11 @@ def _spot(start: StreetStart, bets: list[list[float]], raises: list[list[float]]
     return replace(spot, sizes=(spot.sizes[0], spot.sizes[1], (river[0], river[1])))
 
 
-def _blueprint_cbv(spot: Any, reach: tuple[FloatArray, FloatArray], mine: int,
-                   start: StreetStart, blueprint: BlueprintAgent) -> tuple[FloatArray, float]:
-    """The opponent's best-response value per combo (chips) against the blueprint here."""
+def _blueprint_values(spot: Any, reach: tuple[FloatArray, FloatArray], mine: int,
+                      start: StreetStart, readers: tuple[BlueprintAgent, BlueprintAgent],
+                      bound: str) -> tuple[FloatArray, float]:
+    """The opponent's value per combo (chips) and over his range against our blueprint:
+    best-responding (``cbv``) or playing the blueprint too (``blueprint``)."""
     from checkraise.solvers.spot import SpotSolver
     from checkraise.solvers.spot import _kernels as K
     from checkraise.solvers.spot.tree import DECISION
@@ -258,23 +268,24 @@ def _blueprint_cbv(spot: Any, reach: tuple[FloatArray, FloatArray], mine: int,
     solver = SpotSolver(spot, reach=reach, precision="float64", isomorphism=False)
     tree = solver.tree
     seats = (start.oop_seat, 1 - start.oop_seat)
-    me = seats[mine]
     stack: list[tuple[int, list[str], State]] = [(0, [], start.state.copy())]
     while stack:
         node, line, state = stack.pop()
         if tree.kind[node] != DECISION:
             continue
-        if int(tree.player[node]) == mine:
-            obs = state.observation(me)
-            rows = _blueprint_rows(blueprint, obs, tree, node, start.base[me])
+        actor = int(tree.player[node])
+        seat = seats[actor]
+        if actor == mine or bound == "blueprint":
+            rows = _blueprint_rows(readers[seat], state.observation(seat), tree, node,
+                                   start.base[seat])
             solver.lock(" ".join(line), rows)
         for child in tree.children(node):
             label = tree.labels[child]
             nxt = state.copy()
-            actor = seats[int(tree.player[node])]
-            nxt.step(_label_action(label, start.base[actor], nxt.observation(actor)))
+            nxt.step(_label_action(label, start.base[seat], nxt.observation(seat)))
             stack.append((child, [*line, label], nxt))
-    values = solver.root_values(K.MODE_BEST_RESPONSE)[1 - mine]
+    mode = K.MODE_BEST_RESPONSE if bound == "cbv" else K.MODE_AVERAGE
+    values = solver.root_values(mode)[1 - mine]
     other = 1 - mine
     mass = np.zeros(solver.hands[other])
     K.fold_values(1.0, solver.initial_reach[mine], solver.cards[other], solver.cards[mine],
