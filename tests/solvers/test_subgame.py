@@ -18,7 +18,7 @@ from open_spiel.python.algorithms import exploitability as openspiel_exploitabil
 from checkraise.errors import ConfigError
 from checkraise.games import LeducPoker, build_tree
 from checkraise.games.leduc import LeducState
-from checkraise.solvers import Policy, exploitability
+from checkraise.solvers import Policy, VectorisedCFRSolver, exploitability, public_exploitability
 from checkraise.solvers.subgame import (
     Subgame,
     blueprint_policy,
@@ -147,6 +147,24 @@ def test_counterfactual_best_response_equals_brute_force(player: int, subgame: S
             if card != subgame.board:
                 expected = _brute_force_cbv(policy, subgame, player, card)
                 assert values[card] == pytest.approx(expected, rel=1e-12, abs=1e-15)
+
+
+def test_subgame_exploitability_weighs_each_card_by_its_reach() -> None:
+    """NashConv of a subgame from its ranges: each player's best-response value is his
+    reach-weighted counterfactual best-response values (brute force), the two summed."""
+    policy = _random_policy(4)
+    subgame = Subgame((2, 2, 1), 5)
+    reach = subgame_reach(policy, subgame)
+    gains = [
+        sum(reach[p, c] * _brute_force_cbv(policy, subgame, p, c) for c in CARDS if c != 5)
+        for p in range(2)
+    ]
+    ours = public_exploitability(subgame.public_tree(), policy, reach)
+    assert ours == pytest.approx(sum(gains) / 2.0, rel=1e-12)
+    # And a solve from those ranges converges to an equilibrium of the subgame.
+    solver = VectorisedCFRSolver(subgame.public_tree(), "cfr+", root_reach=reach)
+    solver.iterate(500)
+    assert 0.0 <= solver.exploitability() < 1e-4 < ours
 
 
 @pytest.mark.parametrize(

@@ -389,9 +389,11 @@ def public_best_response(
                 else:
                     total += cfv[start + i, h]
             cfv[node, h] = total
+    # The responder's own reach of the root weighs his counterfactual values
+    # (1 for every possible hand at a whole game's root).
     value = 0.0
     for h in range(hands):
-        value += cfv[0, h]
+        value += root_reach[responder, h] * cfv[0, h]
     return value
 
 

@@ -165,8 +165,13 @@ def _buffer_from_policy(tree: PublicTree, policy: Policy) -> FloatArray:
     return buffer
 
 
-def public_exploitability(game: Game | PublicTree, policy: Policy) -> float:
+def public_exploitability(
+    game: Game | PublicTree, policy: Policy, root_reach: FloatArray | None = None
+) -> float:
     """Exploitability (NashConv / 2) of ``policy``, by public-tree best response.
+
+    ``root_reach`` (2, hands) gives the players' reach of the root when the tree is
+    a subgame; the result is then in the whole game's units.
 
     Examples
     --------
@@ -175,7 +180,8 @@ def public_exploitability(game: Game | PublicTree, policy: Policy) -> float:
     0.4583
     """
     tree = _public_tree_of(game)
-    return _exploitability(tree, _buffer_from_policy(tree, policy), _Buffers(tree))
+    buffers = _Buffers(tree, root_reach)
+    return _exploitability(tree, _buffer_from_policy(tree, policy), buffers)
 
 
 def root_best_response(
