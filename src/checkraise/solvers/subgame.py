@@ -367,10 +367,6 @@ class LibratusResult:
                                "safe": self.safe},
             "milli_chips_per_hand": {"blueprint": blueprint, "unsafe": unsafe, "safe": safe},
             "seconds": self.seconds,
-            "libratus_table_1_mbb_per_game": [
-                {"game": game, "blueprint": b, "unsafe": u, "safe": s}
-                for game, b, u, s in LIBRATUS_TABLE_1
-            ],
         }
 
 
