@@ -9,7 +9,7 @@ from tests.cli_helpers import bad_cli, run_cli
 
 from checkraise.solvers.subgame import libratus_experiment
 
-SMALL = ["resolve", "experiment", "--iterations", "300", "--subgame-iterations", "200"]
+SMALL = ["resolve", "experiment", "--iterations", "100", "--subgame-iterations", "50"]
 
 
 def test_json_holds_the_library_figures(capsys: pytest.CaptureFixture[str]) -> None:
@@ -19,14 +19,15 @@ def test_json_holds_the_library_figures(capsys: pytest.CaptureFixture[str]) -> N
     runs = {run["abstraction"]: run for run in data["runs"]}
     assert sorted(runs) == ["jq", "jq-paired"]
     for name, run in runs.items():
-        expected = libratus_experiment(300, 200, name)
+        expected = libratus_experiment(100, 50, name)
         chips = run["chips_per_hand"]
-        assert chips == pytest.approx(
-            {"blueprint": expected.blueprint, "unsafe": expected.unsafe, "safe": expected.safe}
-        )
+        assert chips == pytest.approx({
+            "blueprint": expected.blueprint, "unsafe": expected.unsafe, "safe": expected.safe,
+            "maxmargin": expected.maxmargin,
+        })
         assert run["milli_chips_per_hand"]["safe"] == pytest.approx(1000 * chips["safe"])
         assert chips["safe"] <= chips["blueprint"]
-        assert run["subgames"] == 30 and run["subgame_iterations"] == 200
+        assert run["subgames"] == 30 and run["subgame_iterations"] == 50
     # Brown & Sandholm (2018), Table 1, small two-round hold'em.
     assert data["libratus_table_1_mbb_per_game"][0] == {
         "game": "small two-round hold'em", "blueprint": 91.3, "unsafe": 5.51, "safe": 22.6,
@@ -37,11 +38,12 @@ def test_table_puts_ours_beside_libratus(capsys: pytest.CaptureFixture[str]) -> 
     code, out, _ = run_cli(SMALL, capsys)
     assert code == 0
     rows = {line.split("  ")[0]: line.split() for line in out.splitlines()}
-    result = libratus_experiment(300, 200, "jq")
+    result = libratus_experiment(100, 50, "jq")
     for label, ours, small, large, three in (
         ("no re-solving", result.blueprint, "91.3", "41.3", "346"),
         ("unsafe re-solving", result.unsafe, "5.51", "397", "79.3"),
         ("safe re-solving", result.safe, "22.6", "9.84", "72.6"),
+        ("maxmargin re-solving", result.maxmargin, "-", "-", "-"),  # not in Table 1
     ):
         row = rows[label]
         assert float(row[-5]) == pytest.approx(1000 * ours, abs=0.05)

@@ -178,19 +178,25 @@ def test_safe_resolving_is_never_worse_than_the_blueprint(
     result = libratus_experiment(iterations, 500, abstraction, seed, algorithm)
     # The abstraction leaves a clearly exploitable blueprint in real Leduc ...
     assert result.blueprint > 0.05
-    # ... and safe re-solving never increases it (float rounding aside).
+    # ... and safe re-solving never increases it (float rounding aside), nor does
+    # Maxmargin (the blueprint has margin 0, so the best smallest margin is >= 0).
     assert result.safe <= result.blueprint + 1e-12
+    assert result.maxmargin <= result.blueprint + 1e-12
     assert result.milli == pytest.approx(
-        (1000 * result.blueprint, 1000 * result.unsafe, 1000 * result.safe)
+        (1000 * result.blueprint, 1000 * result.unsafe, 1000 * result.safe,
+         1000 * result.maxmargin)
     )
 
 
-def test_safe_resolving_bounds_every_opponent_card_by_its_blueprint_value() -> None:
+@pytest.mark.parametrize("maxmargin", [False, True])
+def test_safe_resolving_bounds_every_opponent_card_by_its_blueprint_value(
+    maxmargin: bool,
+) -> None:
     """The gadget's promise, subgame by subgame and card by card."""
     blueprint = _blueprint("jq")
     for subgame in (Subgame((1, 1), 5), Subgame((2, 2, 1), 0)):
         resolved = blueprint.probs.copy()
-        for key, row in resolve_safe(blueprint, subgame, 1000).items():
+        for key, row in resolve_safe(blueprint, subgame, 1000, maxmargin).items():
             resolved[blueprint.index[key]] = row
         policy = Policy(blueprint.keys, resolved, blueprint.legal, "leduc", {})
         for opponent in range(2):
@@ -223,5 +229,5 @@ def test_bad_settings_are_refused() -> None:
         libratus_experiment(10, 0, "jq")
     with pytest.raises(ConfigError, match=r"'cfr\+\+'"):
         blueprint_policy("jq", 10, "cfr++")
-    with pytest.raises(ConfigError, match="'maxmargin'"):
-        resolve_all(_blueprint("jq"), "maxmargin", 10)
+    with pytest.raises(ConfigError, match="'reach-maxmargin'"):
+        resolve_all(_blueprint("jq"), "reach-maxmargin", 10)

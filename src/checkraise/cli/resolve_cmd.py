@@ -33,7 +33,7 @@ ABSTRACTION_NAMES = ("none", "jq", "jq-round1", "jq-paired")
 
 #: The rows of the table: the result's attribute and its label.
 _ROWS = (("blueprint", "no re-solving"), ("unsafe", "unsafe re-solving"),
-         ("safe", "safe re-solving"))
+         ("safe", "safe re-solving"), ("maxmargin", "maxmargin re-solving"))
 
 
 def _abstractions(text: str) -> list[str]:
@@ -60,7 +60,10 @@ def _table(results: list[Any], libratus: tuple[tuple[str, float, float, float], 
         line = f"{text:<{label}}" + "".join(
             f"  {1000.0 * getattr(r, field):>{width}.1f}" for r in results
         )
-        line += "  |" + "".join(f"  {row[1 + column]:>13g}" for row in libratus)
+        # Table 1 has no Maxmargin row.
+        line += "  |" + "".join(
+            f"  {row[1 + column]:>13g}" if column < 3 else f"  {'-':>13}" for row in libratus
+        )
         lines.append(line)
     return "\n".join(lines)
 
@@ -86,14 +89,15 @@ def experiment(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
-    """Exploitability of a Leduc blueprint with no, unsafe and safe re-solving.
+    """Exploitability of a Leduc blueprint with no, unsafe, safe and Maxmargin re-solving.
 
     The blueprint is an equilibrium of Leduc under a card abstraction (jq: J and Q
     are one bucket, the board and pairing seen). Each of the 30 public states at
     the start of the second round is re-solved exactly: unsafe from the
     blueprint's ranges as common knowledge, safe with the CFR-D gadget whose
     opponent may take his counterfactual best-response value against the
-    blueprint. Figures are exact exploitabilities in real Leduc (milli-chips per
+    blueprint (Maxmargin: he picks which card enters, paid its value minus that
+    alternative). Figures are exact exploitabilities in real Leduc (milli-chips per
     hand, ante 1), beside Libratus's Table 1 (Brown & Sandholm 2018, Science;
     mbb/game on hold'em variants).
     """

@@ -13,7 +13,11 @@ gadget (Burch, Johanson & Bowling 2014) sits above the root when
 ``gadget_player`` is 0 or 1: that player chooses, hand by hand, between taking
 ``gadget_values[hand]`` and entering the tree, so his root reach is his
 probability of entering (``gadget_enter``), learnt by regret matching on
-``gadget_regrets[0 = take, 1 = enter, hand]``.
+``gadget_regrets[0 = take, 1 = enter, hand]``. With ``gadget_maxmargin`` it is
+instead the Maxmargin gadget (Moravcik et al. 2016; Brown & Sandholm 2017): that
+player picks which hand enters (``gadget_enter`` is then a distribution over his
+possible hands, regrets in ``gadget_regrets[1]``) and is paid his value minus
+``gadget_values``, so the other player maximises the smallest margin.
 """
 
 from __future__ import annotations
@@ -228,11 +232,50 @@ def entry_reach(root_reach: F64, gadget_player: int, gadget_enter: F64, entry: F
 
 
 @njit
+def maxmargin_update(
+    root_cfv: F64,
+    gadget_values: F64,
+    gadget_regrets: F64,
+    gadget_enter: F64,
+    possible: F64,
+    clip: bool,
+    positive_factor: float,
+    negative_factor: float,
+) -> None:
+    """Regret matching over which possible hand enters, paid value minus alternative."""
+    hands = root_cfv.shape[0]
+    mixed = 0.0
+    for h in range(hands):
+        mixed += gadget_enter[h] * (root_cfv[h] - gadget_values[h])
+    total = 0.0
+    count = 0.0
+    for h in range(hands):
+        if possible[h] <= 0.0:
+            continue
+        count += 1.0
+        r = discount_regret(
+            gadget_regrets[1, h] + root_cfv[h] - gadget_values[h] - mixed, clip,
+            positive_factor, negative_factor,
+        )
+        gadget_regrets[1, h] = r
+        total += max(r, 0.0)
+    for h in range(hands):
+        if possible[h] <= 0.0:
+            gadget_enter[h] = 0.0
+        elif total > 0.0:
+            gadget_enter[h] = max(gadget_regrets[1, h], 0.0) / total
+        else:
+            gadget_enter[h] = 1.0 / count
+
+
+@njit
 def gadget_update(
     root_cfv: F64,
     gadget_values: F64,
     gadget_regrets: F64,
     gadget_enter: F64,
+    possible: F64,
+    maxmargin: bool,
     clip: bool,
     positive_factor: float,
     negative_factor: float,
@@ -242,6 +285,12 @@ def gadget_update(
     ``root_cfv`` are the gadget player's counterfactual values of entering, in the
     same units as ``gadget_values`` (weighted by chance and the other player's reach).
     """
+    if maxmargin:
+        maxmargin_update(
+            root_cfv, gadget_values, gadget_regrets, gadget_enter, possible, clip,
+            positive_factor, negative_factor,
+        )
+        return
     for h in range(root_cfv.shape[0]):
         enter = gadget_enter[h]
         take_value = gadget_values[h]
@@ -287,6 +336,7 @@ def public_iteration(
     gadget_values: F64,
     gadget_regrets: F64,
     gadget_enter: F64,
+    gadget_maxmargin: bool,
     entry: F64,
 ) -> None:
     """One whole CFR iteration (both players) on the public tree.
@@ -309,8 +359,8 @@ def public_iteration(
             )
             if p == gadget_player:
                 gadget_update(
-                    cfv[0], gadget_values, gadget_regrets, gadget_enter, clip,
-                    positive_factor, negative_factor,
+                    cfv[0], gadget_values, gadget_regrets, gadget_enter, root_reach[p],
+                    gadget_maxmargin, clip, positive_factor, negative_factor,
                 )
             public_finish(
                 kind, player, child_count, decision_offset, regrets, policy, hands, p,
@@ -330,8 +380,8 @@ def public_iteration(
         )
         if p == gadget_player:
             gadget_update(
-                cfv[0], gadget_values, gadget_regrets, gadget_enter, clip,
-                positive_factor, negative_factor,
+                cfv[0], gadget_values, gadget_regrets, gadget_enter, root_reach[p],
+                gadget_maxmargin, clip, positive_factor, negative_factor,
             )
     for p in range(2):
         public_finish(
@@ -428,6 +478,7 @@ def public_run(
     gadget_values: F64,
     gadget_regrets: F64,
     gadget_enter: F64,
+    gadget_maxmargin: bool,
     entry: F64,
 ) -> None:
     """Iterations ``first .. first + iterations - 1`` in one call."""
@@ -441,5 +492,6 @@ def public_run(
             kind, player, child_start, child_count, board, chance_reach, contributions,
             decision_offset, compatible, hand_possible, strength, root_reach, policy, reach,
             cfv, regrets, cum_policy, alternating, clip, positive, negative, float(t) ** gamma,
-            gadget_player, gadget_values, gadget_regrets, gadget_enter, entry,
+            gadget_player, gadget_values, gadget_regrets, gadget_enter, gadget_maxmargin,
+            entry,
         )

@@ -21,6 +21,12 @@ exact exploitability in real Leduc is the figure.
   average strategy in that gadget game. Because no card of the opponent can then
   gain more than against the blueprint, the result is never more exploitable than
   the blueprint (up to the gadget solve's own error).
+- **maxmargin** (Moravcik, Schmid, Ha, Hladik & Gaukrodger 2016, "Refining subgames
+  in large imperfect information games"; Brown & Sandholm 2017): the opponent
+  instead picks which card enters and is paid its value minus the same
+  alternative, so P maximises the smallest margin by which each card's
+  counterfactual best-response value falls below the blueprint's. The blueprint
+  itself has margin 0 everywhere, so this is safe too.
 
 Brown & Sandholm (2018, Science, "Superhuman AI for heads-up no-limit poker:
 Libratus beats top professionals", Table 1) report the same three figures on
@@ -58,6 +64,7 @@ from checkraise.solvers.vectorised import (
 
 __all__ = [
     "LIBRATUS_TABLE_1",
+    "MODES",
     "LibratusResult",
     "Subgame",
     "blueprint_policy",
@@ -269,12 +276,15 @@ def resolve_unsafe(policy: Policy, subgame: Subgame, iterations: int) -> Rows:
     return {**_rows(solver, 0), **_rows(solver, 1)}
 
 
-def resolve_safe(policy: Policy, subgame: Subgame, iterations: int) -> Rows:
+def resolve_safe(
+    policy: Policy, subgame: Subgame, iterations: int, maxmargin: bool = False
+) -> Rows:
     """Both players' rows by safe re-solving of ``subgame`` (one gadget solve each).
 
     Player P's rows come from a CFR+ solve (``iterations`` iterations) of the
     subgame under the re-solving gadget whose player is P's opponent, with his
-    counterfactual best-response values against the blueprint as alternatives.
+    counterfactual best-response values against the blueprint as alternatives
+    (the Maxmargin gadget with ``maxmargin``).
     """
     _check_count("iterations", iterations)
     tree = subgame.public_tree()
@@ -284,7 +294,8 @@ def resolve_safe(policy: Policy, subgame: Subgame, iterations: int) -> Rows:
         opponent = 1 - player
         alternative = counterfactual_best_response(policy, subgame, opponent)
         solver = VectorisedCFRSolver(
-            tree, "cfr+", root_reach=reach, gadget=ResolvingGadget(opponent, alternative)
+            tree, "cfr+", root_reach=reach,
+            gadget=ResolvingGadget(opponent, alternative, maxmargin=maxmargin),
         )
         solver.iterate(iterations)
         rows.update(_rows(solver, player))
@@ -301,9 +312,17 @@ def combine(policy: Policy, rows: Mapping[str, FloatArray], meta: Mapping[str, A
                   dict(meta))
 
 
+def _resolve_maxmargin(policy: Policy, subgame: Subgame, iterations: int) -> Rows:
+    return resolve_safe(policy, subgame, iterations, maxmargin=True)
+
+
+#: The re-solving modes of :func:`resolve_all`.
+MODES = {"unsafe": resolve_unsafe, "safe": resolve_safe, "maxmargin": _resolve_maxmargin}
+
+
 def resolve_all(blueprint: Policy, mode: str, iterations: int) -> Policy:
-    """``blueprint`` with every second-round subgame re-solved (``mode`` "unsafe" or
-    "safe", ``iterations`` CFR+ iterations per solve).
+    """``blueprint`` with every second-round subgame re-solved (``mode`` one of
+    :data:`MODES`, ``iterations`` CFR+ iterations per solve).
 
     Examples
     --------
@@ -312,9 +331,9 @@ def resolve_all(blueprint: Policy, mode: str, iterations: int) -> Policy:
     >>> bool(np.array_equal(resolved.row("Ks:r"), blueprint.row("Ks:r")))
     True
     """
-    solve = {"unsafe": resolve_unsafe, "safe": resolve_safe}.get(mode)
+    solve = MODES.get(mode)
     if solve is None:
-        raise ConfigError(f"re-solving mode {mode!r}; expected unsafe or safe")
+        raise ConfigError(f"re-solving mode {mode!r}; expected one of {one_of(MODES)}")
     _check_count("iterations", iterations)
     rows: Rows = {}
     for subgame in subgames():
@@ -329,11 +348,12 @@ class LibratusResult:
 
     Attributes
     ----------
-    blueprint, unsafe, safe : float
+    blueprint, unsafe, safe, maxmargin : float
         Exploitability in real Leduc of the blueprint with no re-solving, with
-        unsafe and with safe re-solving of every second-round subgame.
+        unsafe, with safe (Resolve) and with Maxmargin re-solving of every
+        second-round subgame.
     seconds : float
-        Wall time of the whole run (blueprint, 30 subgames, three exploitabilities).
+        Wall time of the whole run (blueprint, 150 subgame solves, four exploitabilities).
     """
 
     abstraction: str
@@ -344,17 +364,19 @@ class LibratusResult:
     blueprint: float
     unsafe: float
     safe: float
+    maxmargin: float
     subgames: int
     seconds: float
 
     @property
-    def milli(self) -> tuple[float, float, float]:
-        """Blueprint, unsafe and safe in milli-chips per hand."""
-        return 1000.0 * self.blueprint, 1000.0 * self.unsafe, 1000.0 * self.safe
+    def milli(self) -> tuple[float, float, float, float]:
+        """Blueprint, unsafe, safe and Maxmargin in milli-chips per hand."""
+        return (1000.0 * self.blueprint, 1000.0 * self.unsafe, 1000.0 * self.safe,
+                1000.0 * self.maxmargin)
 
     def to_json(self) -> dict[str, Any]:
         """The run as plain JSON values."""
-        blueprint, unsafe, safe = self.milli
+        blueprint, unsafe, safe, maxmargin = self.milli
         return {
             "game": "leduc",
             "abstraction": self.abstraction,
@@ -364,8 +386,9 @@ class LibratusResult:
             "seed": self.seed,
             "subgames": self.subgames,
             "chips_per_hand": {"blueprint": self.blueprint, "unsafe": self.unsafe,
-                               "safe": self.safe},
-            "milli_chips_per_hand": {"blueprint": blueprint, "unsafe": unsafe, "safe": safe},
+                               "safe": self.safe, "maxmargin": self.maxmargin},
+            "milli_chips_per_hand": {"blueprint": blueprint, "unsafe": unsafe, "safe": safe,
+                                     "maxmargin": maxmargin},
             "seconds": self.seconds,
         }
 
@@ -377,14 +400,14 @@ def libratus_experiment(
     seed: int = 0,
     algorithm: str = "cfr+",
 ) -> LibratusResult:
-    """Exploitability of an abstract blueprint with no, unsafe and safe re-solving.
+    """Exploitability of an abstract blueprint with no, unsafe, safe and Maxmargin re-solving.
 
     Parameters
     ----------
     iterations_blueprint : int
         Iterations of ``algorithm`` on the abstract game.
     iterations_subgame : int
-        CFR+ iterations of every subgame solve (30 unsafe, 60 safe).
+        CFR+ iterations of every subgame solve (30 unsafe, 60 safe, 60 Maxmargin).
     abstraction : str or LeducAbstraction
         What the blueprint sees of the cards.
     seed : int
@@ -406,7 +429,7 @@ def libratus_experiment(
     tree = _real_tree()
     figures = [exploitability(tree, blueprint)] + [
         exploitability(tree, resolve_all(blueprint, mode, iterations_subgame))
-        for mode in ("unsafe", "safe")
+        for mode in ("unsafe", "safe", "maxmargin")
     ]
     return LibratusResult(
         abstraction=parsed.value,
@@ -417,6 +440,7 @@ def libratus_experiment(
         blueprint=figures[0],
         unsafe=figures[1],
         safe=figures[2],
+        maxmargin=figures[3],
         subgames=len(subgames()),
         seconds=time.perf_counter() - start,
     )

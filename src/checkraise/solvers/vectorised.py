@@ -81,10 +81,15 @@ class ResolvingGadget:
     values : float array (hands,)
         His value per hand if he does not enter, in the tree's counterfactual units
         (weighted by chance and the other player's root reach).
+    maxmargin : bool
+        The Maxmargin gadget instead (Moravcik et al. 2016; Brown & Sandholm 2017):
+        he chooses which hand enters and is paid its value minus ``values``, so the
+        re-solved player maximises the smallest margin ``values - value``.
     """
 
     player: int
     values: FloatArray
+    maxmargin: bool = False
 
 
 def _root_reach(tree: PublicTree, root_reach: FloatArray | None) -> FloatArray:
@@ -275,6 +280,9 @@ class VectorisedCFRSolver(Solver):
             ].astype(np.float64)
         self._gadget_regrets = np.zeros((2, hands))
         self._gadget_enter = np.full(hands, 0.5)
+        if gadget is not None and gadget.maxmargin:
+            possible = self._buffers.root[gadget.player]
+            self._gadget_enter = possible / possible.sum()
 
     @property
     def algorithm_label(self) -> str:
@@ -302,13 +310,15 @@ class VectorisedCFRSolver(Solver):
             self.regret_matching_plus, self.discount is not None, alpha, beta,
             self.average_exponent, first, iterations,
             -1 if self.gadget is None else self.gadget.player, self._gadget_values,
-            self._gadget_regrets, self._gadget_enter, buffers.entry,
+            self._gadget_regrets, self._gadget_enter,
+            self.gadget is not None and self.gadget.maxmargin, buffers.entry,
         )
 
     @property
     def gadget_entry(self) -> FloatArray:
         """The gadget player's current probability of entering, per hand (0.5 before
-        the first iteration; all 0.5 without a gadget)."""
+        the first iteration; all 0.5 without a gadget); with Maxmargin, which hand
+        enters (a distribution over his possible hands)."""
         return self._gadget_enter.copy()
 
     def average_buffer(self) -> FloatArray:
