@@ -6,6 +6,7 @@ import json
 
 import pytest
 from tests.cli_helpers import bad_cli, run_cli
+from tests.test_readme import README, tour_commands
 
 from checkraise.solvers.subgame import libratus_experiment
 
@@ -62,3 +63,20 @@ def test_table_puts_ours_beside_libratus(capsys: pytest.CaptureFixture[str]) -> 
 )
 def test_bad_options(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert message in bad_cli(["resolve", "experiment", *args], capsys)
+
+
+def test_written_out_abstraction_names_match_the_library() -> None:
+    from checkraise.cli.resolve_cmd import ABSTRACTION_NAMES
+    from checkraise.games.leduc_abstraction import LeducAbstraction
+
+    assert tuple(a.value for a in LeducAbstraction) == ABSTRACTION_NAMES
+
+
+def test_readme_section_runs_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    title = "## Subgame re-solving, measured exactly: the Libratus experiment on Leduc"
+    commands = tour_commands(README.read_text(encoding="utf-8"), title)
+    assert [words[:2] for words, _ in commands] == [["resolve", "experiment"]] * 2
+    for words, background in commands:
+        assert not background
+        code, _, err = run_cli(words, capsys)
+        assert code == 0, (words, err)

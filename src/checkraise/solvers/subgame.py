@@ -132,6 +132,12 @@ def _real_tree() -> GameTree:
     return build_tree(LeducPoker())
 
 
+@cache
+def _abstract_tree(abstraction: LeducAbstraction) -> GameTree:
+    # Solvers only read a tree's arrays, so one tree per abstraction serves every run.
+    return build_tree(AbstractLeduc(abstraction))
+
+
 def subgames() -> tuple[Subgame, ...]:
     """Every second-round public state of Leduc: 5 first-round lines times 6 boards.
 
@@ -184,7 +190,7 @@ def blueprint_policy(
     if algorithm not in SOLVERS:
         raise ConfigError(f"unknown algorithm {algorithm!r}; expected one of {one_of(SOLVERS)}")
     game = AbstractLeduc(abstraction)
-    solver = SOLVERS[algorithm](build_tree(game), seed)
+    solver = SOLVERS[algorithm](_abstract_tree(game.abstraction), seed)
     solver.iterate(iterations)
     abstract = solver.average_policy()
     real = _real_tree()
