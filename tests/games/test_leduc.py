@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from checkraise.games import LeducPoker, build_tree, load_game
-from checkraise.games.leduc import CALL, FOLD, RAISE, LeducState
+from checkraise.errors import ConfigError
+from checkraise.games import LeducPoker, PublicTree, build_tree, load_game
+from checkraise.games.leduc import CALL, FOLD, RAISE, LeducState, card_name
 from checkraise.games.public_tree import DECISION, SHOWDOWN
 from checkraise.games.public_tree import FOLD as FOLD_NODE
 from tests.games.openspiel_twin import lockstep_keys, openspiel_game
@@ -89,3 +90,52 @@ def test_public_tree_payoffs_match_histories() -> None:
 def test_bad_deal_is_rejected(card: int) -> None:
     with pytest.raises(ValueError, match=f"action {card}"):
         LeducPoker().initial_state().child(card)
+
+
+def _branch(tree: PublicTree, node: int) -> list[int]:
+    """``node`` and its descendants, breadth-first."""
+    order, queue = [], [node]
+    while queue:
+        current = queue.pop(0)
+        order.append(current)
+        queue.extend(tree.children(current))
+    return order
+
+
+@pytest.mark.parametrize(("first_round", "board"), [((1, 1), 4), ((1, 2, 2, 1), 0), ((2, 1), 3)])
+def test_public_subtree_is_the_whole_trees_branch(first_round: tuple[int, ...], board: int) -> None:
+    game = LeducPoker()
+    whole = game.public_tree()
+    sub = game.public_tree(LeducState((0, 1), board, (first_round, ())))
+    # The branch of the whole tree that starts the second round after that line and board.
+    line = "".join("fcr"[a] for a in first_round)
+    start = next(
+        int(n) for n in whole.decision_nodes
+        if whole.board[n] == board + 1 and any(
+            k is not None and k.endswith(f":{line}/{card_name(board)}:") for k in whole.keys[n]
+        )
+    )
+    nodes = _branch(whole, start)
+    assert len(nodes) == sub.num_nodes
+    assert whole.kind[nodes].tolist() == sub.kind.tolist()
+    assert whole.player[nodes].tolist() == sub.player.tolist()
+    assert whole.board[nodes].tolist() == sub.board.tolist()
+    assert [whole.keys[n] for n in nodes] == list(sub.keys)
+    assert np.array_equal(whole.contributions[nodes], sub.contributions)
+    # Same chance units as the whole game: 1/30 for the private cards times 1/4 for the board.
+    assert np.allclose(whole.chance_reach[nodes], sub.chance_reach)
+    assert np.allclose(sub.chance_reach, 1.0 / 120.0)
+
+
+@pytest.mark.parametrize(
+    ("root", "message"),
+    [
+        (LeducState((0, 1), 2, ((1, 2, 0), ())), "not a Leduc history"),
+        (LeducState((0, 1), 2, ((1, 1), (2, 1))), "non-terminal"),
+        (LeducState((0, 1), -1, ((2, 2, 2),)), "not a Leduc history"),
+        (LeducState((0, 1), 3, ((1, 1), (), ())), "3 rounds"),
+    ],
+)
+def test_public_subtree_refuses_other_roots(root: LeducState, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        LeducPoker().public_tree(root)

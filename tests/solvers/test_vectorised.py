@@ -5,16 +5,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from checkraise.errors import ConfigError
 from checkraise.games import build_tree, load_game
 from checkraise.solvers import (
     CFRPlusSolver,
     CFRSolver,
     DCFRSolver,
     LinearCFRSolver,
+    Policy,
     TabularSolver,
     VectorisedCFRSolver,
+    best_response_value,
     make_solver,
 )
+from checkraise.solvers.vectorised import ResolvingGadget, root_best_response
 
 TABULAR: dict[str, type[TabularSolver]] = {
     "cfr": CFRSolver,
@@ -59,3 +63,28 @@ def test_games_without_public_tree_are_refused() -> None:
         VectorisedCFRSolver(load_game("kuhn3"))
     with pytest.raises(ValueError, match="'xyz'"):
         VectorisedCFRSolver(load_game("kuhn"), "xyz")
+
+
+@pytest.mark.parametrize("name", ["kuhn", "leduc"])
+def test_root_best_response_adds_up_to_the_tabular_best_response(name: str) -> None:
+    game = load_game(name)
+    tree = build_tree(game)
+    policy = Policy.random(tree, np.random.default_rng(7))
+    for responder in range(2):
+        per_hand = root_best_response(game, policy, responder)
+        assert per_hand.shape == ((6,) if name == "leduc" else (3,))
+        assert per_hand.sum() == pytest.approx(best_response_value(tree, policy, responder))
+
+
+def test_root_reach_and_gadget_are_checked() -> None:
+    game = load_game("kuhn")
+    with pytest.raises(ConfigError, match=r"root_reach has shape \(3,\)"):
+        VectorisedCFRSolver(game, root_reach=np.ones(3))
+    with pytest.raises(ConfigError, match="root_reach"):
+        VectorisedCFRSolver(game, root_reach=-np.ones((2, 3)))
+    with pytest.raises(ConfigError, match="gadget player 2"):
+        VectorisedCFRSolver(game, gadget=ResolvingGadget(2, np.zeros(3)))
+    with pytest.raises(ConfigError, match=r"gadget values have shape \(4,\)"):
+        VectorisedCFRSolver(game, gadget=ResolvingGadget(1, np.zeros(4)))
+    with pytest.raises(ConfigError, match="responder 3"):
+        root_best_response(game, Policy.uniform(build_tree(game)), 3)

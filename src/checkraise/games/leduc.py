@@ -201,27 +201,69 @@ class LeducPoker(Game):
     def action_name(self, action: int) -> str:
         return ("fold", "call", "raise")[action]
 
-    def public_tree(self) -> PublicTree:
+    def public_tree(self, root: LeducState | None = None) -> PublicTree:
         """The game as a public tree over the six private cards.
 
         Board index 0 is "no public card"; board ``1 + c`` is public card ``c``.
+        ``root`` (a non-terminal state; its private cards are ignored) roots the tree
+        at a later public state, e.g. the start of the second round: a subgame whose
+        chance reach still counts the deal of the private cards and of the board, so
+        its values are in the whole game's units.
+
+        Examples
+        --------
+        >>> game = LeducPoker()
+        >>> game.public_tree().num_nodes
+        465
+        >>> sub = game.public_tree(LeducState((0, 1), 4, ((1, 1), ())))
+        >>> sub.num_nodes, sub.hand_names[int(sub.board[0]) - 1], sub.keys[0][3]
+        (15, 'Ks', 'Qh:cc/Ks:')
         """
+        board: int = -1
+        rounds: tuple[tuple[int, ...], ...] = ((),)
+        if root is not None:
+            board, rounds = self._public_root(root)
         strength = np.array(
             [[_strength(h, b - 1) for h in range(_NUM_CARDS)] for b in range(_NUM_CARDS + 1)],
             dtype=np.int64,
         )
+        # Each ordered pair of distinct cards is dealt with probability 1/6 * 1/5,
+        # and then each of the other four public cards with probability 1/4.
+        scale = 1.0 / 30.0 if board < 0 else 1.0 / 120.0
         builder = PublicTreeBuilder(
             num_hands=_NUM_CARDS,
             hand_names=[card_name(c) for c in range(_NUM_CARDS)],
             hand_cards=np.array([1 << c for c in range(_NUM_CARDS)], dtype=np.int64),
-            # Each ordered pair of distinct cards is dealt with probability 1/6 * 1/5.
-            chance_scale=1.0 / 30.0,
+            chance_scale=scale,
             strength=strength,
             board_cards=np.array([0] + [1 << c for c in range(_NUM_CARDS)], dtype=np.int64),
             board_names=["", *(card_name(c) for c in range(_NUM_CARDS))],
         )
-        self._build_public(builder, -1, 0, -1, ((),))
+        if board >= 0 and not rounds[-1]:
+            self._add_decision(builder, -1, 0, LeducState((0, 1), board, rounds))
+        else:
+            self._build_public(builder, -1, 0, board, rounds)
         return builder.build(self.name, dict(self.params), self.num_distinct_actions)
+
+    @staticmethod
+    def _public_root(root: LeducState) -> tuple[int, tuple[tuple[int, ...], ...]]:
+        """Check that ``root``'s public part is a non-terminal history; return it."""
+        # Replay the public actions with two private cards that leave the board free.
+        cards = [c for c in range(_NUM_CARDS) if c != root.board][:2]
+        state = LeducState((cards[0], cards[1]))
+        try:
+            for r, actions in enumerate(root.rounds):
+                if r == 1:
+                    state = state.child(root.board)
+                elif r > 1:
+                    raise ConfigError(f"{len(root.rounds)} rounds; Leduc has 2")
+                for action in actions:
+                    state = state.child(action)
+        except ValueError as exc:
+            raise ConfigError(f"{root!r} is not a Leduc history: {exc}") from None
+        if state.board != root.board or state.is_terminal():
+            raise ConfigError(f"{root!r} is not a non-terminal Leduc history")
+        return root.board, root.rounds
 
     def _build_public(
         self,

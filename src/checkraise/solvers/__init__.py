@@ -4,7 +4,9 @@
   discounted CFR, chance-sampled CFR.
 - :mod:`.mccfr`: external- and outcome-sampling Monte Carlo CFR.
 - :mod:`.fictitious_play`: extensive-form fictitious play.
-- :mod:`.vectorised`: CFR over a public tree with all private hands in arrays.
+- :mod:`.vectorised`: CFR over a public tree with all private hands in arrays (and
+  over a subgame: root reach, the re-solving gadget).
+- :mod:`.subgame`: unsafe and safe subgame re-solving on Leduc (the Libratus experiment).
 - :mod:`.best_response`: exact best response, NashConv, exploitability, values.
 - :mod:`.policy`: dense policies, saved as ``.npz`` with a JSON header.
 """
@@ -36,8 +38,10 @@ from checkraise.solvers.mccfr import ExternalSamplingMCCFRSolver, OutcomeSamplin
 from checkraise.solvers.policy import Policy, PolicyFileError
 from checkraise.solvers.vectorised import (
     VECTORISED_ALGORITHMS,
+    ResolvingGadget,
     VectorisedCFRSolver,
     public_exploitability,
+    root_best_response,
 )
 
 __all__ = [
@@ -53,6 +57,7 @@ __all__ = [
     "OutcomeSamplingMCCFRSolver",
     "Policy",
     "PolicyFileError",
+    "ResolvingGadget",
     "Solver",
     "TabularSolver",
     "VectorisedCFRSolver",
@@ -63,6 +68,7 @@ __all__ = [
     "make_solver",
     "nash_conv",
     "public_exploitability",
+    "root_best_response",
 ]
 
 #: The tabular solver of each algorithm name: ``factory(tree, seed)``. Adding a solver is

@@ -5,6 +5,19 @@ quantities are vectors over private hands: ``reach[node, player, hand]`` and
 ``cfv[node, hand]`` (the traverser's counterfactual values). Strategy, regret and
 average buffers are flat; a decision node's block starts at ``decision_offset``
 and holds ``hand * child_count + i`` for its ``i``-th child.
+
+``root_reach[player, hand]`` is each player's reach of the root: 1 for every
+possible hand in a whole game, the players' reach of a subgame's root when the
+tree is a subgame (the chance part stays in ``chance_reach``). A re-solving
+gadget (Burch, Johanson & Bowling 2014) sits above the root when
+``gadget_player`` is 0 or 1: that player chooses, hand by hand, between taking
+``gadget_values[hand]`` and entering the tree, so his root reach is his
+probability of entering (``gadget_enter``), learnt by regret matching on
+``gadget_regrets[0 = take, 1 = enter, hand]``. With ``gadget_maxmargin`` it is
+instead the Maxmargin gadget (Moravcik et al. 2016; Brown & Sandholm 2017): that
+player picks which hand enters (``gadget_enter`` is then a distribution over his
+possible hands, regrets in ``gadget_regrets[1]``) and is paid his value minus
+``gadget_values``, so the other player maximises the smallest margin.
 """
 
 from __future__ import annotations
@@ -32,6 +45,7 @@ def public_reach(
     board: I64,
     decision_offset: I64,
     hand_possible: B,
+    root_reach: F64,
     policy: F64,
     reach: F64,
 ) -> None:
@@ -39,7 +53,7 @@ def public_reach(
     hands = reach.shape[2]
     for p in range(2):
         for h in range(hands):
-            reach[0, p, h] = 1.0 if hand_possible[board[0], h] else 0.0
+            reach[0, p, h] = root_reach[p, h]
     for node in range(kind.shape[0]):
         if kind[node] <= _SHOWDOWN:
             continue
@@ -207,6 +221,94 @@ def public_finish(
 
 
 @njit
+def entry_reach(root_reach: F64, gadget_player: int, gadget_enter: F64, entry: F64) -> None:
+    """The root reach the walk starts from: the gadget player's scaled by entering."""
+    hands = entry.shape[1]
+    for p in range(2):
+        for h in range(hands):
+            entry[p, h] = root_reach[p, h]
+            if p == gadget_player:
+                entry[p, h] *= gadget_enter[h]
+
+
+@njit
+def maxmargin_update(
+    root_cfv: F64,
+    gadget_values: F64,
+    gadget_regrets: F64,
+    gadget_enter: F64,
+    possible: F64,
+    clip: bool,
+    positive_factor: float,
+    negative_factor: float,
+) -> None:
+    """Regret matching over which possible hand enters, paid value minus alternative."""
+    hands = root_cfv.shape[0]
+    mixed = 0.0
+    for h in range(hands):
+        mixed += gadget_enter[h] * (root_cfv[h] - gadget_values[h])
+    total = 0.0
+    count = 0.0
+    for h in range(hands):
+        if possible[h] <= 0.0:
+            continue
+        count += 1.0
+        r = discount_regret(
+            gadget_regrets[1, h] + root_cfv[h] - gadget_values[h] - mixed, clip,
+            positive_factor, negative_factor,
+        )
+        gadget_regrets[1, h] = r
+        total += max(r, 0.0)
+    for h in range(hands):
+        if possible[h] <= 0.0:
+            gadget_enter[h] = 0.0
+        elif total > 0.0:
+            gadget_enter[h] = max(gadget_regrets[1, h], 0.0) / total
+        else:
+            gadget_enter[h] = 1.0 / count
+
+
+@njit
+def gadget_update(
+    root_cfv: F64,
+    gadget_values: F64,
+    gadget_regrets: F64,
+    gadget_enter: F64,
+    possible: F64,
+    maxmargin: bool,
+    clip: bool,
+    positive_factor: float,
+    negative_factor: float,
+) -> None:
+    """Regrets of taking the gadget value or entering, then regret matching, per hand.
+
+    ``root_cfv`` are the gadget player's counterfactual values of entering, in the
+    same units as ``gadget_values`` (weighted by chance and the other player's reach).
+    """
+    if maxmargin:
+        maxmargin_update(
+            root_cfv, gadget_values, gadget_regrets, gadget_enter, possible, clip,
+            positive_factor, negative_factor,
+        )
+        return
+    for h in range(root_cfv.shape[0]):
+        enter = gadget_enter[h]
+        take_value = gadget_values[h]
+        enter_value = root_cfv[h]
+        mixed = enter * enter_value + (1.0 - enter) * take_value
+        take = discount_regret(
+            gadget_regrets[0, h] + take_value - mixed, clip, positive_factor, negative_factor
+        )
+        into = discount_regret(
+            gadget_regrets[1, h] + enter_value - mixed, clip, positive_factor, negative_factor
+        )
+        gadget_regrets[0, h] = take
+        gadget_regrets[1, h] = into
+        total = max(take, 0.0) + max(into, 0.0)
+        gadget_enter[h] = max(into, 0.0) / total if total > 0.0 else 0.5
+
+
+@njit
 def public_iteration(
     kind: I64,
     player: I64,
@@ -219,6 +321,7 @@ def public_iteration(
     compatible: B,
     hand_possible: B,
     strength: I64,
+    root_reach: F64,
     policy: F64,
     reach: F64,
     cfv: F64,
@@ -229,28 +332,45 @@ def public_iteration(
     positive_factor: float,
     negative_factor: float,
     avg_weight: float,
+    gadget_player: int,
+    gadget_values: F64,
+    gadget_regrets: F64,
+    gadget_enter: F64,
+    gadget_maxmargin: bool,
+    entry: F64,
 ) -> None:
-    """One whole CFR iteration (both players) on the public tree."""
+    """One whole CFR iteration (both players) on the public tree.
+
+    The gadget (if ``gadget_player`` is 0 or 1) is updated with its player's
+    values, like any node of his.
+    """
     hands = cfv.shape[1]
     if alternating:
         for p in range(2):
+            entry_reach(root_reach, gadget_player, gadget_enter, entry)
             public_reach(
                 kind, player, child_start, child_count, board, decision_offset,
-                hand_possible, policy, reach,
+                hand_possible, entry, policy, reach,
             )
             public_cfr_sweep(
                 kind, player, child_start, child_count, board, chance_reach, contributions,
                 decision_offset, compatible, hand_possible, strength, policy, reach, cfv,
                 regrets, cum_policy, p, avg_weight,
             )
+            if p == gadget_player:
+                gadget_update(
+                    cfv[0], gadget_values, gadget_regrets, gadget_enter, root_reach[p],
+                    gadget_maxmargin, clip, positive_factor, negative_factor,
+                )
             public_finish(
                 kind, player, child_count, decision_offset, regrets, policy, hands, p,
                 clip, positive_factor, negative_factor,
             )
         return
+    entry_reach(root_reach, gadget_player, gadget_enter, entry)
     public_reach(
         kind, player, child_start, child_count, board, decision_offset, hand_possible,
-        policy, reach,
+        entry, policy, reach,
     )
     for p in range(2):
         public_cfr_sweep(
@@ -258,6 +378,11 @@ def public_iteration(
             decision_offset, compatible, hand_possible, strength, policy, reach, cfv,
             regrets, cum_policy, p, avg_weight,
         )
+        if p == gadget_player:
+            gadget_update(
+                cfv[0], gadget_values, gadget_regrets, gadget_enter, root_reach[p],
+                gadget_maxmargin, clip, positive_factor, negative_factor,
+            )
     for p in range(2):
         public_finish(
             kind, player, child_count, decision_offset, regrets, policy, hands, p,
@@ -278,6 +403,7 @@ def public_best_response(
     compatible: B,
     hand_possible: B,
     strength: I64,
+    root_reach: F64,
     policy: F64,
     reach: F64,
     cfv: F64,
@@ -286,11 +412,12 @@ def public_best_response(
     """Value of ``responder``'s best response to ``policy`` (the other player's part).
 
     At the responder's nodes each hand independently takes its best action: an
-    information set is exactly (public node, hand).
+    information set is exactly (public node, hand). ``cfv[0]`` is left holding each
+    hand's counterfactual best-response value at the root.
     """
     public_reach(
         kind, player, child_start, child_count, board, decision_offset, hand_possible,
-        policy, reach,
+        root_reach, policy, reach,
     )
     hands = cfv.shape[1]
     for node in range(kind.shape[0] - 1, -1, -1):
@@ -312,9 +439,11 @@ def public_best_response(
                 else:
                     total += cfv[start + i, h]
             cfv[node, h] = total
+    # The responder's own reach of the root weighs his counterfactual values
+    # (1 for every possible hand at a whole game's root).
     value = 0.0
     for h in range(hands):
-        value += cfv[0, h]
+        value += root_reach[responder, h] * cfv[0, h]
     return value
 
 
@@ -331,6 +460,7 @@ def public_run(
     compatible: B,
     hand_possible: B,
     strength: I64,
+    root_reach: F64,
     policy: F64,
     reach: F64,
     cfv: F64,
@@ -344,6 +474,12 @@ def public_run(
     gamma: float,
     first: int,
     iterations: int,
+    gadget_player: int,
+    gadget_values: F64,
+    gadget_regrets: F64,
+    gadget_enter: F64,
+    gadget_maxmargin: bool,
+    entry: F64,
 ) -> None:
     """Iterations ``first .. first + iterations - 1`` in one call."""
     for t in range(first, first + iterations):
@@ -354,6 +490,8 @@ def public_run(
             negative = t**beta / (t**beta + 1.0)
         public_iteration(
             kind, player, child_start, child_count, board, chance_reach, contributions,
-            decision_offset, compatible, hand_possible, strength, policy, reach, cfv, regrets,
-            cum_policy, alternating, clip, positive, negative, float(t) ** gamma,
+            decision_offset, compatible, hand_possible, strength, root_reach, policy, reach,
+            cfv, regrets, cum_policy, alternating, clip, positive, negative, float(t) ** gamma,
+            gadget_player, gadget_values, gadget_regrets, gadget_enter, gadget_maxmargin,
+            entry,
         )

@@ -13,23 +13,38 @@ optional discounting, average weight ``t^gamma``), so for the same iterations th
 average policy equals :mod:`checkraise.solvers.cfr`'s to rounding. The best
 response here is exact and equally vectorised: at the responder's nodes each hand
 keeps its best child value.
+
+The same solver re-solves subgames (:mod:`checkraise.solvers.subgame`): a public
+tree rooted inside a game, ``root_reach`` the players' reach of its root, and
+optionally a :class:`ResolvingGadget` above the root (Burch, Johanson & Bowling
+2014, "Solving imperfect information games using decomposition", the CFR-D
+re-solving gadget), whose player may take a fixed value per hand instead of
+entering; :func:`root_best_response` gives the counterfactual best-response
+values such a gadget is given in safe re-solving.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from checkraise.errors import CheckraiseError, one_of
+from checkraise.errors import CheckraiseError, ConfigError, one_of
 from checkraise.games.base import Game
 from checkraise.games.public_tree import DECISION, PublicTree
 from checkraise.solvers import _public_kernels as kernels
 from checkraise.solvers.base import Solver
 from checkraise.solvers.policy import Policy
 
-__all__ = ["VECTORISED_ALGORITHMS", "VectorisedCFRSolver", "public_exploitability"]
+__all__ = [
+    "VECTORISED_ALGORITHMS",
+    "ResolvingGadget",
+    "VectorisedCFRSolver",
+    "public_exploitability",
+    "root_best_response",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -54,12 +69,64 @@ def _public_tree_of(game: Game | PublicTree) -> PublicTree:
     return tree
 
 
-class _Buffers:
-    """Work arrays sized for one public tree."""
+@dataclass(frozen=True, eq=False)
+class ResolvingGadget:
+    """The CFR-D re-solving gadget above a subgame's root.
 
-    def __init__(self, tree: PublicTree) -> None:
+    Parameters
+    ----------
+    player : int
+        The player (the opponent of the one being re-solved) who chooses, hand by
+        hand, between ``values[hand]`` and entering the subgame.
+    values : float array (hands,)
+        His value per hand if he does not enter, in the tree's counterfactual units
+        (weighted by chance and the other player's root reach).
+    maxmargin : bool
+        The Maxmargin gadget instead (Moravcik et al. 2016; Brown & Sandholm 2017):
+        he chooses which hand enters and is paid its value minus ``values``, so the
+        re-solved player maximises the smallest margin ``values - value``.
+    """
+
+    player: int
+    values: FloatArray
+    maxmargin: bool = False
+
+
+def _root_reach(tree: PublicTree, root_reach: FloatArray | None) -> FloatArray:
+    possible = tree.hand_possible[int(tree.board[0])].astype(np.float64)
+    if root_reach is None:
+        return np.stack([possible, possible])
+    reach = np.asarray(root_reach, dtype=np.float64)
+    if reach.shape != (2, tree.num_hands) or not np.all(np.isfinite(reach)) or np.any(reach < 0):
+        raise ConfigError(
+            f"root_reach has shape {reach.shape} (or a negative or non-finite entry); "
+            f"expected finite probabilities >= 0 of shape (2, {tree.num_hands})"
+        )
+    # Hands the root's board rules out cannot be held, whatever the caller says.
+    masked: FloatArray = reach * possible
+    return masked
+
+
+def _check_gadget(tree: PublicTree, gadget: ResolvingGadget) -> FloatArray:
+    if gadget.player not in (0, 1):
+        raise ConfigError(f"gadget player {gadget.player!r}; expected 0 or 1")
+    values = np.asarray(gadget.values, dtype=np.float64)
+    if values.shape != (tree.num_hands,) or not np.all(np.isfinite(values)):
+        raise ConfigError(
+            f"gadget values have shape {values.shape} (or a non-finite entry); "
+            f"expected {tree.num_hands} finite values"
+        )
+    return values
+
+
+class _Buffers:
+    """Work arrays sized for one public tree, and the root reach its walks start from."""
+
+    def __init__(self, tree: PublicTree, root_reach: FloatArray | None = None) -> None:
         self.reach = np.zeros((tree.num_nodes, 2, tree.num_hands))
         self.cfv = np.zeros((tree.num_nodes, tree.num_hands))
+        self.root = _root_reach(tree, root_reach)
+        self.entry = self.root.copy()
 
 
 def _uniform_buffer(tree: PublicTree) -> FloatArray:
@@ -78,7 +145,8 @@ def _best_response_value(
         kernels.public_best_response(
             tree.kind, tree.player, tree.child_start, tree.child_count, tree.board,
             tree.chance_reach, tree.contributions, tree.decision_offset, tree.compatible,
-            tree.hand_possible, tree.strength, policy, buffers.reach, buffers.cfv, responder,
+            tree.hand_possible, tree.strength, buffers.root, policy, buffers.reach, buffers.cfv,
+            responder,
         )
     )
 
@@ -102,8 +170,13 @@ def _buffer_from_policy(tree: PublicTree, policy: Policy) -> FloatArray:
     return buffer
 
 
-def public_exploitability(game: Game | PublicTree, policy: Policy) -> float:
+def public_exploitability(
+    game: Game | PublicTree, policy: Policy, root_reach: FloatArray | None = None
+) -> float:
     """Exploitability (NashConv / 2) of ``policy``, by public-tree best response.
+
+    ``root_reach`` (2, hands) gives the players' reach of the root when the tree is
+    a subgame; the result is then in the whole game's units.
 
     Examples
     --------
@@ -112,7 +185,36 @@ def public_exploitability(game: Game | PublicTree, policy: Policy) -> float:
     0.4583
     """
     tree = _public_tree_of(game)
-    return _exploitability(tree, _buffer_from_policy(tree, policy), _Buffers(tree))
+    buffers = _Buffers(tree, root_reach)
+    return _exploitability(tree, _buffer_from_policy(tree, policy), buffers)
+
+
+def root_best_response(
+    game: Game | PublicTree,
+    policy: Policy,
+    responder: int,
+    root_reach: FloatArray | None = None,
+) -> FloatArray:
+    """``responder``'s counterfactual best-response value of each hand at the root.
+
+    The other player follows ``policy`` and reaches the root with
+    ``root_reach[1 - responder]`` (default: every possible hand with probability 1);
+    values are weighted by chance and that reach, not by the responder's own.
+
+    Examples
+    --------
+    >>> from checkraise.games import KuhnPoker, build_tree
+    >>> uniform = Policy.uniform(build_tree(KuhnPoker()))
+    >>> (root_best_response(KuhnPoker(), uniform, 1) * 6).round(4).tolist()
+    [-1.5, 0.5, 3.5]
+    """
+    if responder not in (0, 1):
+        raise ConfigError(f"responder {responder!r}; expected 0 or 1")
+    tree = _public_tree_of(game)
+    buffers = _Buffers(tree, root_reach)
+    _best_response_value(tree, _buffer_from_policy(tree, policy), responder, buffers)
+    values: FloatArray = buffers.cfv[0].copy()
+    return values
 
 
 class VectorisedCFRSolver(Solver):
@@ -126,6 +228,13 @@ class VectorisedCFRSolver(Solver):
         The regret and averaging rules, as in :mod:`checkraise.solvers.cfr`.
     alternating : bool
         Alternating (default) or simultaneous updates.
+    root_reach : float array (2, hands), optional
+        Each player's reach of the root (a subgame's ranges, chance excluded);
+        default 1 for every hand the root's board allows.
+    gadget : ResolvingGadget, optional
+        Re-solve safely: ``gadget.player`` may take ``gadget.values`` per hand
+        instead of entering; his ``root_reach`` row is then replaced by his
+        probability of entering.
 
     Examples
     --------
@@ -137,7 +246,13 @@ class VectorisedCFRSolver(Solver):
     """
 
     def __init__(
-        self, game: Game | PublicTree, algorithm: str = "cfr+", alternating: bool = True
+        self,
+        game: Game | PublicTree,
+        algorithm: str = "cfr+",
+        alternating: bool = True,
+        *,
+        root_reach: FloatArray | None = None,
+        gadget: ResolvingGadget | None = None,
     ) -> None:
         super().__init__()
         if algorithm not in VECTORISED_ALGORITHMS:
@@ -154,7 +269,20 @@ class VectorisedCFRSolver(Solver):
         self.policy = _uniform_buffer(self.tree)
         self.regrets = np.zeros(self.tree.buffer_size)
         self.cum_policy = np.zeros(self.tree.buffer_size)
-        self._buffers = _Buffers(self.tree)
+        self._buffers = _Buffers(self.tree, root_reach)
+        self.gadget = gadget
+        hands = self.tree.num_hands
+        self._gadget_values = np.zeros(hands)
+        if gadget is not None:
+            self._gadget_values = _check_gadget(self.tree, gadget)
+            self._buffers.root[gadget.player] = self.tree.hand_possible[
+                int(self.tree.board[0])
+            ].astype(np.float64)
+        self._gadget_regrets = np.zeros((2, hands))
+        self._gadget_enter = np.full(hands, 0.5)
+        if gadget is not None and gadget.maxmargin:
+            possible = self._buffers.root[gadget.player]
+            self._gadget_enter = possible / possible.sum()
 
     @property
     def algorithm_label(self) -> str:
@@ -177,10 +305,21 @@ class VectorisedCFRSolver(Solver):
         kernels.public_run(
             tree.kind, tree.player, tree.child_start, tree.child_count, tree.board,
             tree.chance_reach, tree.contributions, tree.decision_offset, tree.compatible,
-            tree.hand_possible, tree.strength, self.policy, buffers.reach, buffers.cfv,
-            self.regrets, self.cum_policy, self.alternating, self.regret_matching_plus,
-            self.discount is not None, alpha, beta, self.average_exponent, first, iterations,
+            tree.hand_possible, tree.strength, buffers.root, self.policy, buffers.reach,
+            buffers.cfv, self.regrets, self.cum_policy, self.alternating,
+            self.regret_matching_plus, self.discount is not None, alpha, beta,
+            self.average_exponent, first, iterations,
+            -1 if self.gadget is None else self.gadget.player, self._gadget_values,
+            self._gadget_regrets, self._gadget_enter,
+            self.gadget is not None and self.gadget.maxmargin, buffers.entry,
         )
+
+    @property
+    def gadget_entry(self) -> FloatArray:
+        """The gadget player's current probability of entering, per hand (0.5 before
+        the first iteration; all 0.5 without a gadget); with Maxmargin, which hand
+        enters (a distribution over his possible hands)."""
+        return self._gadget_enter.copy()
 
     def average_buffer(self) -> FloatArray:
         """The average policy in the flat buffer layout."""
@@ -226,6 +365,8 @@ class VectorisedCFRSolver(Solver):
         return self._to_policy(self.policy.copy())
 
     def exploitability(self) -> float:
+        """NashConv / 2 of the average policy; on a subgame, for the root reach given
+        (the gadget player's row counts every possible hand) and without the gadget."""
         return _exploitability(self.tree, self.average_buffer(), self._buffers)
 
     def _meta(self) -> dict[str, Any]:
