@@ -185,6 +185,29 @@ def test_safe_resolving_never_gives_the_opponent_more_than_the_blueprint(seed: i
         assert np.max((loose - bound)[held]) > 0.5 * pot
 
 
+def test_maxmargin_raises_the_smallest_margin_above_the_cfr_d_gadget() -> None:
+    """Both gadgets keep every margin (bound minus the opponent's best-response value)
+    >= 0 up to convergence; Maxmargin makes the smallest one larger than Resolve."""
+    found = _river_observation(9)
+    assert found is not None
+    obs, hole = found
+    me = obs.seat
+    bot = ResolveAgent(seed=9)
+    bot.begin_hand(me, CONFIG, hole, 9)
+    ranges = bot.ranges(obs)
+    smallest = {}
+    for gadget in ("resolve", "maxmargin"):
+        sub = RiverSubgame.solve(obs, ranges, me, "safe", bot.readers, gadget=gadget,
+                                 accuracy=0.2, max_iterations=400, max_seconds=60)
+        margins = sub.solver.margins()
+        # margins of hands the opponent holds with some weight
+        g = 1 - (0 if me == sub.start.oop_seat else 1)
+        held = sub.solver.initial_reach[g] > 1e-3 * sub.solver.initial_reach[g].max()
+        smallest[gadget] = float(np.nanmin(margins[held]))
+        assert smallest[gadget] >= -0.05 * sub.start.pot
+    assert smallest["maxmargin"] > smallest["resolve"] + 0.05 * sub.start.pot
+
+
 def test_an_off_tree_river_bet_is_added_to_the_subgame() -> None:
     found = _river_observation(1)
     assert found is not None
@@ -241,3 +264,7 @@ def test_bad_options_name_the_value() -> None:
         ResolveAgent(seconds=0)
     with pytest.raises(ConfigError, match="iterations=5"):
         ResolveAgent(iterations=5)
+    with pytest.raises(ConfigError, match="gadget='reach'"):
+        ResolveAgent(gadget="reach")
+    with pytest.raises(ConfigError, match="bound='exact'"):
+        ResolveAgent(bound="exact")

@@ -29,6 +29,7 @@ from checkraise.agents.blueprint import BlueprintAgent
 from checkraise.agents.range_tracking import track_ranges
 from checkraise.agents.subgame import (
     BOUNDS,
+    GADGETS,
     MODES,
     RiverSubgame,
     _label_action,
@@ -56,6 +57,11 @@ class ResolveAgent(BaseAgent):
         With ``safe``, the opponent's alternative value per hand: ``cbv`` (his
         best-response value against the blueprint: sound) or ``blueprint`` (his value
         when both play the blueprint, Brown & Sandholm's "Estimate").
+    gadget : str
+        With ``safe``: ``resolve`` (Burch et al.'s CFR-D gadget, the default) or
+        ``maxmargin`` (the smallest margin over the opponent's hands made as large as
+        it can be; it runs ``iterations`` or ``seconds``, as its exploitability in the
+        subgame is not its target).
     file : str
         The blueprint: ``small`` (shipped) or a path.
     seconds : float
@@ -70,7 +76,8 @@ class ResolveAgent(BaseAgent):
         Seeds the action draws (and the blueprint's).
     """
 
-    def __init__(self, *, mode: str = "safe", bound: str = "cbv", file: str = "small",
+    def __init__(self, *, mode: str = "safe", bound: str = "cbv", gadget: str = "resolve",
+                 file: str = "small",
                  seconds: float = 5.0,
                  accuracy: float = 0.5, iterations: int = 2000,
                  seed: int | None = None) -> None:
@@ -86,8 +93,11 @@ class ResolveAgent(BaseAgent):
         self.iterations = iterations
         if bound not in BOUNDS:
             raise ConfigError(f"bound={bound!r}; expected one of {one_of(BOUNDS)}")
+        if gadget not in GADGETS:
+            raise ConfigError(f"gadget={gadget!r}; expected one of {one_of(GADGETS)}")
         self.mode = mode
         self.bound = bound
+        self.gadget = gadget
         self.seconds = float(seconds)
         self.accuracy = float(accuracy)
         self.player = BlueprintAgent(file=file, seed=seed)
@@ -133,8 +143,8 @@ class ResolveAgent(BaseAgent):
             return self._subgame, labels, False
         self._subgame = RiverSubgame.solve(
             observation, self.ranges(observation), self._seat, self.mode,
-            self.readers, bound=self.bound, accuracy=self.accuracy, max_seconds=self.seconds,
-            max_iterations=self.iterations,
+            self.readers, bound=self.bound, gadget=self.gadget, accuracy=self.accuracy,
+            max_seconds=self.seconds, max_iterations=self.iterations,
         )
         return self._subgame, labels, True
 

@@ -45,6 +45,8 @@ __all__ = ["MODES", "SUBGAME_SIZES", "RiverSubgame", "StreetStart", "street_star
 FloatArray = npt.NDArray[np.float64]
 MODES = ("unsafe", "safe")
 BOUNDS = ("cbv", "blueprint")
+#: The safe mode's gadget: Burch et al.'s CFR-D ("resolve") or Maxmargin.
+GADGETS = ("resolve", "maxmargin")
 #: Bet sizes (% of the pot) and raise sizes (% of the pot after calling) of a subgame,
 #: both players; the blueprint's river has bets 50/100/250 and raises 100.
 SUBGAME_SIZES = {"bet": (33.0, 50.0, 75.0, 100.0, 150.0, 250.0), "raise": (60.0, 100.0)}
@@ -160,6 +162,7 @@ class RiverSubgame:
         readers: tuple[BlueprintAgent, BlueprintAgent] | None = None,
         *,
         bound: str = "cbv",
+        gadget: str = "resolve",
         sizes: dict[str, tuple[float, ...]] | None = None,
         accuracy: float = 0.5,
         max_seconds: float = 5.0,
@@ -174,6 +177,8 @@ class RiverSubgame:
         against our blueprint (the sound choice), or ``blueprint``, his value when both
         play the blueprint (Brown & Sandholm's "Estimate": tighter, so the re-solve must
         beat the blueprint's own play hand by hand, but not safe against a best response).
+        ``gadget`` is ``resolve`` (the CFR-D gadget: every margin kept >= 0) or
+        ``maxmargin`` (the smallest margin made as large as it can be).
         """
         import time
 
@@ -183,6 +188,8 @@ class RiverSubgame:
             raise ConfigError(f"mode={mode!r}; expected one of {one_of(MODES)}")
         if bound not in BOUNDS:
             raise ConfigError(f"bound={bound!r}; expected one of {one_of(BOUNDS)}")
+        if gadget not in GADGETS:
+            raise ConfigError(f"gadget={gadget!r}; expected one of {one_of(GADGETS)}")
         if observation.round != 3:
             raise ConfigError(
                 f"a river subgame needs a river observation; got round {observation.round}"
@@ -194,15 +201,15 @@ class RiverSubgame:
         oop = start.oop_seat
         reach = (np.asarray(ranges[oop], np.float64), np.asarray(ranges[1 - oop], np.float64))
         mine = 0 if me == oop else 1
-        gadget = None
+        bounds: Gadget | None = None
         values = None
         cbv = None
         if mode == "safe":
             if readers is None:
                 raise ConfigError("safe re-solving needs the blueprint agents of both seats")
             values, cbv = _blueprint_values(spot, reach, mine, start, readers, bound)
-            gadget = Gadget(1 - mine, values)
-        solver = SpotSolver(spot, reach=reach, gadget=gadget, precision="float32")
+            bounds = Gadget(1 - mine, values, maxmargin=gadget == "maxmargin")
+        solver = SpotSolver(spot, reach=reach, gadget=bounds, precision="float32")
         # the solver looks at the clock every 10 iterations: keep a tenth in hand
         left = max(0.05, 0.9 * (max_seconds - (time.perf_counter() - started)))
         expl = solver.solve(accuracy=accuracy, max_iterations=max_iterations, max_seconds=left)

@@ -119,15 +119,17 @@ def test_locks_and_root_reach_come_back(tmp_path: Path) -> None:
     np.testing.assert_array_equal(strategy, np.broadcast_to(locked, strategy.shape))
 
 
-def test_the_gadget_comes_back_and_goes_on(tmp_path: Path) -> None:
+@pytest.mark.parametrize("maxmargin", [False, True])
+def test_the_gadget_comes_back_and_goes_on(tmp_path: Path, maxmargin: bool) -> None:
     spot = Spot.from_dict(RIVER)
     # Bounds that some IP hands take and others do not: the gadget's own regrets matter.
     bounds = np.linspace(20.0, 80.0, 1326)
-    solver = SpotSolver(spot, gadget=Gadget(1, bounds))
+    solver = SpotSolver(spot, gadget=Gadget(1, bounds, maxmargin=maxmargin))
     solver.iterate(12)
     save_solution(solver, tmp_path)
     loaded, _ = load_solution(tmp_path)
     assert loaded.gadget is not None and loaded.gadget.player == 1
+    assert loaded.gadget.maxmargin is maxmargin
     _assert_reports_equal(loaded.report(""), solver.report(""))
     assert loaded.exploitability() == solver.exploitability()
     solver.iterate(5)

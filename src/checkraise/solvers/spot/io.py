@@ -209,7 +209,8 @@ def save_solution(
         "command": command,
         "hands": list(solver.hands),
         "depth_limited": solver.leaf_values is not None,
-        "gadget": None if gadget is None else {"player": gadget.player},
+        "gadget": None if gadget is None else {"player": gadget.player,
+                                               "maxmargin": gadget.maxmargin},
         "tree": {"nodes": solver.tree.num_nodes, "storage": list(solver.tree.storage),
                  "sha256": tree_fingerprint(solver.tree, solver.hands)},
         "arrays": {name: {"dtype": str(a.dtype), "shape": list(a.shape), "sha256": _sha256(a)}
@@ -321,7 +322,10 @@ def _gadget(header: dict[str, Any], arrays: dict[str, np.ndarray], path: Path) -
     values = arrays.get("gadget_values")
     if player not in (0, 1) or values is None or "gadget_cum" not in arrays:
         raise SolutionError(f"{path}: the re-solving gadget is incomplete (player {player!r})")
-    return Gadget(int(player), np.asarray(values, np.float64))
+    maxmargin = table.get("maxmargin", False)
+    if not isinstance(maxmargin, bool):
+        raise SolutionError(f"{path}: gadget maxmargin = {maxmargin!r}; expected true or false")
+    return Gadget(int(player), np.asarray(values, np.float64), maxmargin)
 
 
 def load_solution(

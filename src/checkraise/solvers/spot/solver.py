@@ -80,10 +80,18 @@ LeafValues = Callable[[Leaf, int, tuple[FloatArray, FloatArray]], npt.ArrayLike]
 
 @dataclass(frozen=True)
 class Gadget:
-    """The re-solving gadget's bounds: ``player``'s value per combo if he opts out."""
+    """The re-solving gadget's bounds: ``player``'s value per combo if he opts out.
+
+    With ``maxmargin`` it is the Maxmargin gadget instead (Moravcik, Schmid, Ha, Hladik &
+    Gaukrodger 2016; Brown & Sandholm 2017): ``player`` picks *which* of his hands
+    enters and is paid its counterfactual value minus its bound, so the re-solved
+    player maximises the smallest margin ``bound - value`` over the hands that can be
+    held, instead of only keeping every margin above 0.
+    """
 
     player: int
     values: FloatArray
+    maxmargin: bool = False
 
     def check(self) -> None:
         """Raise :class:`ConfigError` unless the player is 0/1 and 1,326 finite values."""
@@ -441,6 +449,8 @@ class SpotSolver:
         rule as every other node.
         """
         assert self.gadget is not None
+        if self.gadget.maxmargin:
+            return self._maxmargin_walk(trav, params)
         g = self.gadget.player
         other = 1 - g
         mode = int(params[K.P_MODE])
@@ -466,6 +476,76 @@ class SpotSolver:
         K.fold_values(1.0, reach_g * sigma[0] * (self.spot.pot - bound), self.cards[other],
                       self.cards[g], self.same[other], take)
         return follow + take
+
+    def _maxmargin_walk(self, trav: int, params: FloatArray) -> FloatArray:
+        """Root values in the Maxmargin gadget (see :class:`Gadget`).
+
+        The gadget player's reach at the root is his choice ``q`` over hands alone (a
+        counterfactual value leaves his own reach out, so one zero-sum game holds both
+        sides); it is learnt by regret matching on ``value - bound`` in counterfactual
+        units. Outside CFR iterations (values, best responses, reports) the walk is the
+        plain subgame's from both ranges, so exploitability measures the strategies in
+        the subgame itself; :meth:`margins` gives the gadget's own figure.
+        """
+        assert self.gadget is not None
+        g = self.gadget.player
+        other = 1 - g
+        mode = int(params[K.P_MODE])
+        if mode != K.MODE_CFR:
+            return self._walk_from(0, trav, (0, 0), -1, -1, self.board_mask,
+                                   self.initial_reach[trav], self.initial_reach[1 - trav], params)
+        q = self._maxmargin_choice()
+        if trav == other:
+            return self._walk_from(0, other, (0, 0), -1, -1, self.board_mask,
+                                   self.initial_reach[other], q, params)
+        follow = self._walk_from(0, g, (0, 0), -1, -1, self.board_mask, q,
+                                 self.initial_reach[other], params)
+        margin = follow - self._gadget_bound_cf()
+        regret = self._gadget_regret[1] + margin - float(np.dot(q, margin))
+        if self.clip:
+            regret = np.maximum(regret, 0.0)
+        else:
+            regret = np.where(regret > 0, regret * params[K.P_POSITIVE],
+                              regret * params[K.P_NEGATIVE])
+        self._gadget_regret[1] = regret
+        self._gadget_cum[1] += params[K.P_AVG_WEIGHT] * q
+        return follow
+
+    def _maxmargin_choice(self) -> FloatArray:
+        """The gadget player's current distribution over his hands (regret matching)."""
+        positive: FloatArray = np.maximum(self._gadget_regret[1], 0.0)
+        total = float(positive.sum())
+        if total > 0:
+            return positive / total
+        return np.full(positive.shape[0], 1.0 / max(1, positive.shape[0]))
+
+    def _gadget_bound_cf(self) -> FloatArray:
+        """The gadget player's bounds in counterfactual units (times the other's reach)."""
+        assert self.gadget is not None
+        g = self.gadget.player
+        mass = np.zeros(self.hands[g])
+        K.fold_values(1.0, self.initial_reach[1 - g], self.cards[g], self.cards[1 - g],
+                      self.same[g], mass)
+        bound: FloatArray = self.gadget.values[self.combos[g]] * mass
+        return bound
+
+    def margins(self) -> FloatArray:
+        """Per hand of the gadget player: his bound minus his best-response value against
+        the other's average strategy, in chips (``nan`` where no opposing hand is left).
+        Safe re-solving keeps every margin >= 0; Maxmargin makes the smallest one large."""
+        if self.gadget is None:
+            raise ConfigError("margins need a re-solving gadget")
+        g = self.gadget.player
+        params = self._params(K.MODE_BEST_RESPONSE)
+        best = self._walk_from(0, g, (0, 0), -1, -1, self.board_mask, self.initial_reach[g],
+                               self.initial_reach[1 - g], params)
+        mass = np.zeros(self.hands[g])
+        K.fold_values(1.0, self.initial_reach[1 - g], self.cards[g], self.cards[1 - g],
+                      self.same[g], mass)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out: FloatArray = np.where(mass > 0, self.gadget.values[self.combos[g]]
+                                       - best / np.where(mass > 0, mass, 1.0), np.nan)
+        return out
 
     def _gadget_strategy(self, average: bool) -> FloatArray:
         src = self._gadget_cum if average else self._gadget_regret
