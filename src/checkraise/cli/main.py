@@ -89,6 +89,7 @@ COMMAND_MODULES = [
     "checkraise.cli.spot_cmd",
     "checkraise.cli.lbr_cmd",
     "checkraise.cli.blueprint_cmd",
+    "checkraise.cli.serve_cmd",
 ]
 
 for _name in COMMAND_MODULES:
