@@ -39,7 +39,7 @@ def list_hands(db: sqlite3.Connection, limit: int = 100, player: str | None = No
     >>> db = open_database(":memory:")
     >>> _ = insert_hands(db, parse_text(EXAMPLE))
     >>> [(h["hand_id"], h["players"]) for h in list_hands(db)]
-    [('1', ['Alice', 'Bob', 'Carol'])]
+    [('1', ['A', 'B', 'C'])]
     """
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LISTED:
         raise ReplayError(f"limit {limit!r}; expected 1..{MAX_LISTED} hands")
@@ -78,8 +78,10 @@ def hand_steps(db: sqlite3.Connection, hand: int) -> dict[str, Any]:
     >>> db = open_database(":memory:")
     >>> _ = insert_hands(db, parse_text(EXAMPLE))
     >>> shown = hand_steps(db, 1)
-    >>> [s["text"] for s in shown["steps"]][-2:]
-    ['Carol calls 4', 'Alice folds']
+    >>> [s["text"] for s in shown["steps"]]
+    ['blinds posted', 'C raises to 6', 'A folds', 'B folds']
+    >>> [p["net"] for p in shown["players"]]
+    [-1, -2, 3]
     """
     from checkraise.histories import load_hands, replay
 

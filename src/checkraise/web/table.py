@@ -411,15 +411,17 @@ def _legal_view(obs: Observation, base: int) -> dict[str, Any]:
     legal = obs.legal
     assert legal is not None
     presets: list[dict[str, Any]] = []
-    if legal.min_raise_to is not None and legal.max_raise_to is not None:
+    low, high = legal.min_raise_to, legal.max_raise_to
+    if low is not None and high is not None:
+        # The minimum, then the pot fractions strictly between it and all-in, then all-in.
+        presets.append({"label": "min", "to": low})
         level = max(obs.contributions)
         for num, den in POT_FRACTIONS:
             to = level + (obs.pot + legal.call_amount) * num // den
-            to = min(max(to, legal.min_raise_to), legal.max_raise_to)
-            label = "pot" if num == den else f"{num}/{den} pot"
-            if to not in [p["to"] for p in presets] and to < legal.max_raise_to:
-                presets.append({"label": label, "to": to})
-        presets.append({"label": "all-in", "to": legal.max_raise_to})
+            if low < to < high:
+                presets.append({"label": "pot" if num == den else f"{num}/{den} pot", "to": to})
+        if high > low:
+            presets.append({"label": "all-in", "to": high})
     return {
         "fold": legal.call_amount > 0,
         "check": legal.call_amount == 0,
