@@ -108,9 +108,10 @@ def page(browser: Any) -> Iterator[Any]:
     assert not errors, errors  # no script failed on the page
 
 
-def _sit(page: Any, url: str, bots: list[str], seed: int) -> None:
-    page.goto(url + "/")
-    page.wait_for_selector("body[data-connected=yes]")
+def _sit(page: Any, url: str, bots: list[str], seed: int, reload: bool = True) -> None:
+    if reload:
+        page.goto(url + "/")
+        page.wait_for_selector("body[data-connected=yes]")
     page.select_option("#speed", "0")
     page.select_option("#seats", str(len(bots) + 1))
     for k, bot in enumerate(bots):
@@ -173,8 +174,15 @@ def _text(card: int) -> str:
 
 def test_the_amount_box_bets_and_an_illegal_amount_changes_nothing(
         page: Any, server: tuple[str, Path]) -> None:
-    url, _ = server
-    _sit(page, url, ["call"], seed=8)
+    url, db = server
+    page.goto(url + "/")
+    page.wait_for_selector("body[data-connected=yes]")
+    page.fill("#stack", "40")  # the stacks of the next table: 40 big blinds, the bot 250
+    page.select_option("#seats", "2")
+    page.fill("#bot-choices input", "250")
+    _sit(page, url, ["call"], seed=8, reload=False)
+    assert [p.split(" · ")[1] for p in page.eval_on_selector_all(
+        ".seat .stack", "ss => ss.map(s => s.textContent)")] == ["3950", "24900"]
     log_before = page.inner_text("#log")
     low = int(page.get_attribute("#amount", "min"))
     page.fill("#amount", str(low - 1))
@@ -186,6 +194,9 @@ def test_the_amount_box_bets_and_an_illegal_amount_changes_nothing(
     page.click("#raise")
     _settle(page)
     assert f"you raise to {low + 50}" in page.inner_text("#log")
+    while _settle(page) == "you":
+        page.click("#checkcall")
+    assert [s.stack for s in _latest_hand(db).seats] in ([4000, 25000], [25000, 4000])
 
 
 def test_the_four_colour_deck_paints_diamonds_blue(page: Any, server: tuple[str, Path]) -> None:

@@ -9,6 +9,7 @@ let tableId = null;
 let view = null;
 const queue = [];
 let playing = false;
+let decisionShown = null;
 
 const $ = (id) => document.getElementById(id);
 
@@ -166,10 +167,12 @@ function renderControls(v) {
   presets.replaceChildren();
   if (canRaise) {
     const lo = legal.min_to - legal.base, hi = legal.max_to - legal.base;
+    const decision = `${v.table}/${v.hand}/${v.log.length}`;
     for (const id of ["amount-range", "amount"]) {
       $(id).min = lo; $(id).max = hi; $(id).step = 1;
-      if (!(Number($(id).value) >= lo && Number($(id).value) <= hi)) $(id).value = lo;
+      if (decisionShown !== decision) $(id).value = lo;  // each decision starts at the minimum
     }
+    decisionShown = decision;
     $("raise").textContent = legal.opened ? "Raise to" : "Bet";
     $("range-hint").textContent = `${lo} – ${hi}`;
     legal.presets.forEach((p) => {
@@ -195,18 +198,25 @@ $("amount").oninput = () => { $("amount-range").value = $("amount").value; };
 $("next").onclick = () => send({ type: "deal", table: tableId });
 $("four-colour").onchange = () => fourColour($("four-colour").checked);
 
-function botChoices(bots) {
+// One bot and one stack (in big blinds) per other seat.
+function botChoices(info) {
   const box = $("bot-choices");
   const n = Number($("seats").value);
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  const oldStacks = [...box.querySelectorAll("input")].map((s) => s.value);
   box.replaceChildren();
   for (let k = 1; k < n; k++) {
     const label = el("label", "", `Seat ${k + 1} `);
     const select = el("select", "bot");
-    bots.filter((b) => n === 2 || b !== "blueprint").forEach((b) => select.appendChild(new Option(b, b)));
+    info.bots.filter((b) => n === 2 || !info.heads_up_only.includes(b))
+      .forEach((b) => select.appendChild(new Option(b, b)));
     select.value = old[k - 1] && [...select.options].some((o) => o.value === old[k - 1])
       ? old[k - 1] : select.options[0].value;
-    label.appendChild(select);
+    const stack = el("input", "seat-stack");
+    Object.assign(stack, { type: "number", min: info.min_stack_bb, max: info.max_stack_bb,
+                           value: oldStacks[k - 1] || $("stack").value, title: "stack in big blinds" });
+    stack.style.width = "4.5em";
+    label.append(select, " ", stack, " bb");
     box.appendChild(label);
   }
 }
@@ -217,15 +227,16 @@ async function setup() {
   const info = await getJSON("/api/bots");
   for (let n = 2; n <= info.max_seats; n++) $("seats").appendChild(new Option(String(n), String(n)));
   $("seats").value = "6";
-  $("seats").onchange = () => botChoices(info.bots);
-  botChoices(info.bots);
+  $("seats").onchange = () => botChoices(info);
+  botChoices(info);
   $("setup").onsubmit = (e) => {
     e.preventDefault();
     const seed = $("seed").value;
     const message = {
       type: "new_table",
       bots: [...document.querySelectorAll("#bot-choices select")].map((s) => s.value),
-      stack_bb: Number($("stack").value),
+      stacks_bb: [$("stack"), ...document.querySelectorAll("#bot-choices input")]
+        .map((s) => Number(s.value)),
     };
     if (seed !== "") message.seed = Number(seed);
     if (tableId !== null) send({ type: "close_table", table: tableId });
