@@ -252,3 +252,19 @@ def test_the_solution_viewer_browses_the_tree_and_its_grid(
     page.wait_for_selector("body[data-kind=end]")
     page.click("#line a >> nth=0")
     page.wait_for_selector("body[data-kind=decision][data-line='']")
+
+
+def test_the_coach_panel_shows_the_equity_against_each_opponent(
+        page: Any, server: tuple[str, Path]) -> None:
+    url, _ = server
+    page.goto(url + "/")
+    page.wait_for_selector("body[data-connected=yes]")
+    page.check("#coach")
+    _sit(page, url, ["call", "raise"], seed=13, reload=False)
+    while _settle(page) == "you" and not page.is_visible("#coach-panel"):
+        page.click("#checkcall")
+    assert page.is_visible("#coach-panel")
+    names = page.eval_on_selector_all("tr.coach-row", "rs => rs.map(r => r.dataset.name)")
+    assert names and set(names) <= {"call#1", "raise#2"}
+    for text in page.eval_on_selector_all(".coach-equity", "cs => cs.map(c => c.textContent)"):
+        assert 0.0 <= float(text.rstrip("%")) <= 100.0

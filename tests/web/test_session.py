@@ -67,7 +67,8 @@ def test_bad_messages_give_an_error_event_and_change_nothing() -> None:
                  json.dumps({"type": "act", "table": table, "action": "jump"}),
                  json.dumps({"type": "act", "table": table, "action": "call", "to": 100}),
                  json.dumps({"type": "deal", "table": table}),
-                 json.dumps({"type": "new_table", "bots": ["nobody"]})]:
+                 json.dumps({"type": "new_table", "bots": ["nobody"]}),
+                 json.dumps({"type": "new_table", "bots": ["call"], "coach": 1})]:
         events = session.handle(text)
         assert [e["type"] for e in events] == ["error"], text
         assert session.summary() == before, text

@@ -181,3 +181,45 @@ def test_a_split_pot_shows_exact_chips() -> None:
         nets = [p["net"] for p in view["players"]]
         assert sum(nets) == 0 and all(isinstance(n, int) for n in nets)
         assert view["result"]["you_bb"] == float(Fraction(nets[0], 100))
+
+
+def test_the_coach_gives_the_equity_against_each_predicted_range() -> None:
+    import eval7
+
+    from checkraise.cards import COMBO_CARDS, format_card
+
+    table = WebTable("t1", TableSettings(("call",), (10_000, 10_000), seed=6, coach=True))
+    view = table.deal()[-1]["view"]
+    while len(view["board"]) < 5:
+        view = table.act("call" if view["legal"]["call"] else "check")[-1]["view"]
+    # Heads-up the person is on the button in the first hand: the bot checks the river
+    # to him, and the coach reads the bot's range from its actions.
+    advice = view["coach"]
+    assert table.coach is not None and [o["name"] for o in advice["opponents"]] == ["call#1"]
+    [weights] = table.coach.last_ranges.values()
+    live = weights[weights > 0]
+    assert live.max() - live.min() > 0.1  # a prediction, not every hand alike
+    hole = [eval7.Card(c) for c in view["players"][0]["cards"]]
+    board = [eval7.Card(c) for c in view["board"]]
+    mine = eval7.evaluate(hole + board)
+    dead = set(view["players"][0]["cards"]) | set(view["board"])
+    score = total = 0.0
+    for combo, weight in enumerate(weights):
+        cards = [format_card(int(c)) for c in COMBO_CARDS[combo]]
+        if weight <= 0 or dead & set(cards):
+            continue
+        theirs = eval7.evaluate([eval7.Card(c) for c in cards] + board)
+        score += weight * (1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
+        total += weight
+    assert advice["opponents"][0]["equity"] == pytest.approx(score / total, abs=1e-4)
+    top = advice["opponents"][0]["top"]
+    assert len(top) == 5 and top == sorted(top, key=lambda t: -t["share"])
+    table.act("check")
+    assert table.view()["coach"] is None  # the hand is over: no advice
+
+
+def test_without_the_coach_no_advice_is_given() -> None:
+    table = _table(("call",), seed=6)
+    assert table.deal()[-1]["view"]["coach"] is None
+    with pytest.raises(ConfigError, match="coach 'yes'; expected true or false"):
+        TableSettings.from_dict({"bots": ["call"], "coach": "yes"})

@@ -18,7 +18,8 @@ they were, mid-hand included.
 
 Messages (``type`` and fields):
 
-``new_table`` — ``bots`` (list of names), ``stack_bb`` or ``stacks_bb``, ``seed`` (optional)
+``new_table`` — ``bots`` (list of names), ``stack_bb`` or ``stacks_bb``, ``seed`` (optional),
+    ``coach`` (true for the hand-reading coach's advice at your turn)
 ``deal`` — ``table``: start the next hand
 ``act`` — ``table``, ``action`` (``fold``/``check``/``call``/``raise``), ``to`` for a raise
     (the hand total, as the engine counts raises)
@@ -61,7 +62,7 @@ MAX_TABLES_PER_SESSION: Final = 4
 MAX_SESSIONS: Final = 1000
 MESSAGE_TYPES: Final = ("new_table", "deal", "act", "close_table", "state")
 _FIELDS: Final = {
-    "new_table": {"type", "bots", "stack_bb", "stacks_bb", "seed"},
+    "new_table": {"type", "bots", "stack_bb", "stacks_bb", "seed", "coach"},
     "deal": {"type", "table"},
     "act": {"type", "table", "action", "to"},
     "close_table": {"type", "table"},

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from checkraise.agents.base import Agent
     from checkraise.engine import Observation
     from checkraise.histories.record import HandRecord
+    from checkraise.web.coach import Coach
 
 __all__ = [
     "BIG_BLIND",
@@ -88,6 +89,9 @@ class TableSettings:
         Chips of each player at the start of every hand, the person first.
     seed : int
         Seed of the cards and the bots' draws (0 .. 2**63 - 1).
+    coach : bool
+        Whether the person's view carries the hand-reading coach's advice
+        (:mod:`checkraise.web.coach`) at his turn.
 
     Examples
     --------
@@ -99,6 +103,7 @@ class TableSettings:
     bots: tuple[str, ...]
     stacks: tuple[int, ...]
     seed: int
+    coach: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.bots) <= 9:
@@ -120,6 +125,8 @@ class TableSettings:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not (
                 0 <= self.seed < 2**63):
             raise ConfigError(f"seed {self.seed!r}; expected an int 0 .. 2**63 - 1")
+        if not isinstance(self.coach, bool):
+            raise ConfigError(f"coach {self.coach!r}; expected true or false")
 
     @property
     def seats(self) -> int:
@@ -128,7 +135,7 @@ class TableSettings:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], seed: int | None = None) -> TableSettings:
-        """Settings from a page's request: ``bots``, ``stack_bb`` or ``stacks_bb``, ``seed``.
+        """Settings from a page's request: bots, stack_bb or stacks_bb, seed, coach.
 
         ``stack_bb`` gives every player the same stack; ``stacks_bb`` one per player,
         the person first. A missing ``seed`` takes ``seed`` (or a random one).
@@ -147,7 +154,8 @@ class TableSettings:
         given = data.get("seed")
         if given is None or given == "":
             given = seed if seed is not None else random.SystemRandom().randrange(2**31)
-        return cls(tuple(bots), tuple(round(v * BIG_BLIND) for v in stacks_bb), given)
+        return cls(tuple(bots), tuple(round(v * BIG_BLIND) for v in stacks_bb), given,
+                   data.get("coach", False))
 
 
 def _derived_seed(seed: int, *keys: int) -> int:
@@ -215,6 +223,12 @@ class WebTable:
         self._bets: StreetBets | None = None
         self._seats: tuple[int, ...] = ()  # engine seat of each player this hand
         self._log: list[str] = []
+        self.coach: Coach | None = None
+        if settings.coach:
+            from checkraise.web.coach import Coach
+
+            self.coach = Coach(_derived_seed(settings.seed, 2))
+        self._advice: tuple[int, dict[str, Any]] | None = None  # (history length, advice)
 
     # ----------------------------------------------------------------- seats
     def seat_of(self, player: int, hand_number: int | None = None) -> int:
@@ -255,6 +269,9 @@ class WebTable:
         for p in range(1, n):
             seat = self._seats[p]
             call_begin_hand(self.bots[p - 1], seat, config, tuple(self.state.hole_cards[seat]), k)
+        if self.coach is not None:
+            self.coach.begin_hand(self._seats[0], config,
+                                  tuple(self.state.hole_cards[self._seats[0]]), k)
         labels = _position_labels(n)
         you = labels[self._seats[0]]
         dealt = " ".join(format_card(c) for c in self.state.hole_cards[self._seats[0]])
@@ -333,6 +350,8 @@ class WebTable:
         for p in range(1, self.settings.seats):
             seat = self._seats[p]
             call_end_hand(self.bots[p - 1], state.observation(seat), payoffs)
+        if self.coach is not None:
+            self.coach.end_hand(state.observation(self._seats[0]), payoffs)
         mine = Fraction(payoffs[self._seats[0]])
         self.results_bb.append(float(mine / BIG_BLIND))
         winners = [f"{self.names[p]} {_you(word) if p == 0 else word} {abs(_chips(payoffs[s]))}"
@@ -398,12 +417,24 @@ class WebTable:
             "pot": obs.pot,
             "street": STREETS[min(obs.round, 3)],
             "legal": _legal_view(obs, bets.base) if obs.legal is not None else None,
+            "coach": self._coach_view(obs),
             "over": obs.is_terminal,
             "result": None if payoffs is None else {
                 "you": _chips(payoffs[self._seats[0]]),
                 "you_bb": float(Fraction(payoffs[self._seats[0]]) / BIG_BLIND),
             },
         }
+
+
+    def _coach_view(self, obs: Observation) -> dict[str, Any] | None:
+        """The coach's advice at the person's turn (computed once per decision)."""
+        if self.coach is None or obs.legal is None:
+            return None
+        key = len(obs.history)
+        if self._advice is None or self._advice[0] != key:
+            names = {seat: self.names[p] for p, seat in enumerate(self._seats)}
+            self._advice = (key, self.coach.advice(obs, names))
+        return self._advice[1]
 
 
 def _legal_view(obs: Observation, base: int) -> dict[str, Any]:

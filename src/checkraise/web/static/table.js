@@ -88,6 +88,7 @@ function render(next) {
   log.replaceChildren(...next.log.map((line) => el("li", "", line)));
   log.scrollTop = log.scrollHeight;
   renderSession(next.session);
+  renderCoach(next.coach);
   renderResult(next);
   if (!playing) renderControls(next);
 }
@@ -119,6 +120,22 @@ function renderSeats(v) {
     }
     felt.appendChild(seat);
   });
+}
+
+function renderCoach(advice) {
+  $("coach-panel").hidden = !advice;
+  if (!advice) return;
+  const rows = advice.opponents.map((o) => {
+    const tr = el("tr", "coach-row");
+    tr.dataset.name = o.name;
+    const top = o.top.map((t) => `${t.class} ${(100 * t.share).toFixed(1)}%`).join(", ");
+    tr.append(el("td", "", o.name), el("td", "coach-equity", `${(100 * o.equity).toFixed(1)}%`),
+              el("td", "muted", `most likely: ${top}`));
+    return tr;
+  });
+  $("coach-table").replaceChildren(...rows);
+  $("coach-all").textContent =
+    `Against all of them at once (the fold bot's win rate): ${(100 * advice.win_rate).toFixed(1)}%`;
 }
 
 function renderResult(v) {
@@ -239,6 +256,7 @@ async function setup() {
         .map((s) => Number(s.value)),
     };
     if (seed !== "") message.seed = Number(seed);
+    if ($("coach").checked) message.coach = true;
     if (tableId !== null) send({ type: "close_table", table: tableId });
     tableId = null;
     send(message);
