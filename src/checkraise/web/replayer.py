@@ -131,6 +131,8 @@ def hand_steps(db: sqlite3.Connection, hand: int) -> dict[str, Any]:
     from checkraise.histories.stats import position_names
 
     positions = ("BTN/SB", "BB") if n == 2 else position_names(n)
+    if n == 2 and record.seats[1].blind < record.seats[0].blind:  # an ACPC log's seat order
+        positions = ("BB", "BTN/SB")
     return {
         "id": hand,
         "site": record.site,
