@@ -268,14 +268,29 @@ def test_serve_without_the_web_extra_names_the_install_command(
 def test_serve_warns_when_it_listens_beyond_this_machine(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         tmp_path: Path) -> None:
+    import socket
+
     import uvicorn
 
-    calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(kw))
-    assert main(["serve", "--port", "8123", "--db", str(tmp_path / "h.sqlite")]) == 0
-    assert "warning" not in capsys.readouterr().err
-    assert main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
+    bound: list[tuple[str, int]] = []
+
+    def run(server: uvicorn.Server, sockets: list[socket.socket]) -> None:
+        bound.append(sockets[0].getsockname()[:2])
+        sockets[0].close()
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    assert main(["serve", "--port", "0", "--db", str(tmp_path / "h.sqlite")]) == 0
+    captured = capsys.readouterr()
+    assert "warning" not in captured.err
+    assert captured.out.startswith(f"serving on http://127.0.0.1:{bound[0][1]}/")
+    assert main(["serve", "--host", "0.0.0.0", "--port", "0"]) == 0
     assert "warning: listening on 0.0.0.0" in capsys.readouterr().err
-    assert [c["host"] for c in calls] == ["127.0.0.1", "0.0.0.0"]
+    assert [host for host, _ in bound] == ["127.0.0.1", "0.0.0.0"]
     assert main(["serve", "--solutions", str(tmp_path / "missing")]) == 2
     assert "is not a folder" in capsys.readouterr().err
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        assert main(["serve", "--port", str(busy.getsockname()[1])]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "in use" in err

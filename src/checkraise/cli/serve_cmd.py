@@ -8,6 +8,7 @@ command stops with one line saying what to install.
 from __future__ import annotations
 
 import ipaddress
+import socket
 import sys
 from pathlib import Path
 
@@ -80,9 +81,20 @@ def serve_command(
         print(f"checkraise: warning: listening on {host}, not only on this machine: anyone who "
               "can reach it may play here and read the hand database", file=sys.stderr)
     application = create_app(db_path=db, solutions=solutions)
+    # Bound here rather than by uvicorn, so a busy port is one line and status 2 like any
+    # other problem of the machine, and --port 0 says which port it got.
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError:
+        listener.close()
+        raise
+    port = listener.getsockname()[1]
     print(f"serving on http://{host}:{port}/ (table), /replayer, /viewer; Ctrl-C stops",
           flush=True)
     # A client message is at most MAX_MESSAGE_BYTES (the session checks that); the frame
     # limit keeps a larger one from being buffered at all.
-    uvicorn.run(application, host=host, port=port, log_level="warning",
-                ws_max_size=4 * MAX_MESSAGE_BYTES)
+    config = uvicorn.Config(application, host=host, port=port, log_level="warning",
+                            ws_max_size=4 * MAX_MESSAGE_BYTES)
+    uvicorn.Server(config).run(sockets=[listener])
