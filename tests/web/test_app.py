@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -279,7 +280,12 @@ def test_serve_warns_when_it_listens_beyond_this_machine(
         sockets[0].close()
 
     monkeypatch.setattr(uvicorn.Server, "run", run)
+    root_handlers = list(logging.getLogger().handlers)
     assert main(["serve", "--port", "0", "--db", str(tmp_path / "h.sqlite")]) == 0
+    # The command leaves the process's logging as it was (uvicorn's own dictConfig would
+    # shut every handler down and bind new ones to the stderr of the moment).
+    assert logging.getLogger().handlers == root_handlers
+    assert not logging.getLogger("uvicorn").handlers
     captured = capsys.readouterr()
     assert "warning" not in captured.err
     assert captured.out.startswith(f"serving on http://127.0.0.1:{bound[0][1]}/")

@@ -70,7 +70,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     db = root / "hands.sqlite"
     port = _free_port()
     config = uvicorn.Config(create_app(db_path=db, solutions=root / "solutions"),
-                            host="127.0.0.1", port=port, log_level="warning")
+                            host="127.0.0.1", port=port, log_level="warning",
+                            log_config=None)
     running = uvicorn.Server(config)
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()

@@ -95,6 +95,9 @@ def serve_command(
           flush=True)
     # A client message is at most MAX_MESSAGE_BYTES (the session checks that); the frame
     # limit keeps a larger one from being buffered at all.
+    # log_config=None: uvicorn's loggers are left to logging's defaults (warnings and errors
+    # on stderr) instead of a dictConfig that rebinds the process's logging to the stderr
+    # of the moment (a closed stream once a caller such as a test swaps stderr back).
     config = uvicorn.Config(application, host=host, port=port, log_level="warning",
-                            ws_max_size=4 * MAX_MESSAGE_BYTES)
+                            log_config=None, ws_max_size=4 * MAX_MESSAGE_BYTES)
     uvicorn.Server(config).run(sockets=[listener])
