@@ -3,7 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench lint typecheck clean
+.PHONY: demo test bench lint typecheck clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -13,11 +13,19 @@ $(VENV)/.base-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-# The tests run the Ray backend too (tests/backend), so they install the extra
-# `distributed`; `make demo` keeps the lean base install.
+# The tests run the Ray backend too (tests/backend) and the web server and pages
+# (tests/web), so they install the extras `distributed` and `web`; `make demo` keeps the
+# lean base install.
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,distributed]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,distributed,web]'
 	touch $(VENV)/.base-installed $@
+
+# The browser tests drive Debian's chromium through Playwright (never `playwright
+# install`). Installed where we can (root on Debian, as in CI); without it those tests
+# are reported as skipped with the reason.
+browser:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium) \
+	  || echo "chromium not installed: the browser tests (tests/web/test_browser.py) will be skipped"
 
 demo: $(VENV)/.base-installed
 	$(BIN)/checkraise demo --out demo-out
@@ -26,7 +34,7 @@ lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 
-test: lint
+test: lint browser
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
 
 bench: $(VENV)/.dev-installed

@@ -18,6 +18,7 @@ LAYER = {
     "games": 4, "solvers": 4, "abstraction": 4,
     "agents": 5, "opponents": 5,
     "arena": 6, "protocol": 6, "histories": 6, "tuning": 6, "analysis": 6, "lbr": 6,
+    "web": 7,
     "cli": 7,
 }
 IMPORT = re.compile(r"^\s*(?:from|import)\s+checkraise\.(\w+)", re.MULTILINE)

@@ -164,3 +164,37 @@ def test_blueprint_section_runs_as_written(
     assert (tmp_path / "out" / "bb_vs_open.png").is_file()
     assert (tmp_path / "blueprint_r250c.png").is_file()
     assert (tmp_path / "out" / "bp" / "blueprint.npz").is_file()
+
+
+def test_browser_section_serves_as_written(tmp_path: Path) -> None:
+    """``serve`` runs until stopped: it is started on a free port, asked for the table, stopped."""
+    import time
+    import urllib.request
+
+    commands = tour_commands(README.read_text(encoding="utf-8"), "## Play in the browser")
+    assert [words[0] for words, _ in commands] == ["serve"]
+    (tmp_path / "out").mkdir()  # where the sections above put their results
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT / "src"), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    for words, _ in commands:
+        port = _free_port()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "checkraise.cli.main", *words, "--port", str(port)],
+            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout is not None
+            assert proc.stdout.readline().startswith(f"serving on http://127.0.0.1:{port}/")
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+                        assert "table.js" in r.read().decode()
+                    break
+                except OSError:
+                    assert proc.poll() is None and time.monotonic() < deadline
+                    time.sleep(0.1)
+        finally:
+            proc.terminate()
+            _, err = proc.communicate(timeout=30)
+        assert "Traceback" not in err, err
+    assert (tmp_path / "out" / "web-hands.sqlite").is_file()

@@ -39,6 +39,9 @@ HEAVY = (
     "checkraise.abstraction.features",
     "ray",
     "checkraise.backend",
+    "starlette",
+    "uvicorn",
+    "checkraise.web",
 )
 
 

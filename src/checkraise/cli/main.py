@@ -90,6 +90,7 @@ COMMAND_MODULES = [
     "checkraise.cli.lbr_cmd",
     "checkraise.cli.blueprint_cmd",
     "checkraise.cli.resolve_cmd",
+    "checkraise.cli.serve_cmd",
 ]
 
 for _name in COMMAND_MODULES:
