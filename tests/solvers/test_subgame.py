@@ -12,6 +12,7 @@ import itertools
 from functools import cache
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from open_spiel.python.algorithms import exploitability as openspiel_exploitability
 
@@ -22,6 +23,7 @@ from checkraise.solvers import Policy, VectorisedCFRSolver, exploitability, publ
 from checkraise.solvers.subgame import (
     Subgame,
     blueprint_policy,
+    combine,
     counterfactual_best_response,
     libratus_experiment,
     resolve_all,
@@ -29,6 +31,7 @@ from checkraise.solvers.subgame import (
     subgame_reach,
     subgames,
 )
+from checkraise.solvers.vectorised import ResolvingGadget
 from tests.solvers.openspiel_policy import to_openspiel
 
 CARDS = range(6)
@@ -111,9 +114,17 @@ def _counterfactual_value(
     )
 
 
-def _brute_force_cbv(policy: Policy, subgame: Subgame, player: int, card: int) -> float:
-    """Max over every pure strategy of ``player`` holding ``card`` in the subgame."""
-    reach = subgame_reach(policy, subgame)
+def _brute_force_cbv(
+    policy: Policy,
+    subgame: Subgame,
+    player: int,
+    card: int,
+    reach: npt.NDArray[np.float64] | None = None,
+) -> float:
+    """Max over every pure strategy of ``player`` holding ``card`` in the subgame, the
+    other player reaching it as ``reach`` says (default: as ``policy`` plays)."""
+    if reach is None:
+        reach = subgame_reach(policy, subgame)
     others = [c for c in CARDS if c not in (card, subgame.board)]
     roots = {o: _replay((card, o) if player == 0 else (o, card), subgame) for o in others}
     infosets: dict[str, list[int]] = {}
@@ -203,6 +214,46 @@ def test_safe_resolving_bounds_every_opponent_card_by_its_blueprint_value(
             before = counterfactual_best_response(blueprint, subgame, opponent)
             after = counterfactual_best_response(policy, subgame, opponent)
             assert np.all(after <= before + 1e-5)
+
+
+@pytest.mark.parametrize("subgame", [Subgame((2, 2, 1), 5), Subgame((1, 2, 1), 0)])
+def test_maxmargin_attains_the_best_smallest_margin(subgame: Subgame) -> None:
+    """The Maxmargin solve is an equilibrium of one zero-sum game, certified by
+    brute-force best responses, with a blueprint whose reach is very uneven.
+
+    Weak duality: whatever hand choice q and play s of the gadget player, no strategy
+    of the re-solved player P has a smallest margin min_h T_h - CBV_h above
+    sum_h q_h T_h + P's best-response value against the gadget player entering with
+    q and playing s. The solve's average strategy must reach that bound set by the
+    gadget player's average (q, s). If the reach P's solve meets differed from the
+    choice the gadget player learns (his blueprint reach times q), the two sides
+    would solve different games and the bound would stay open.
+    """
+    blueprint = _random_policy(5)
+    reach = subgame_reach(blueprint, subgame)
+    cards = [c for c in CARDS if c != subgame.board]
+    for player in range(2):
+        opponent = 1 - player
+        alternative = counterfactual_best_response(blueprint, subgame, opponent)
+        solver = VectorisedCFRSolver(
+            subgame.public_tree(), "cfr+", root_reach=reach,
+            gadget=ResolvingGadget(opponent, alternative, maxmargin=True),
+        )
+        solver.iterate(1000)
+        average = solver.average_policy()
+        both = combine(blueprint, {key: average.row(key) for key in average.keys}, {})
+        margin = min(alternative[h] - _brute_force_cbv(both, subgame, opponent, h) for h in cards)
+        choice = solver.gadget_average
+        entering = reach.copy()
+        entering[opponent] = choice
+        bound = float(choice @ alternative) + sum(
+            reach[player, c] * _brute_force_cbv(both, subgame, player, c, entering)
+            for c in cards
+        )
+        assert margin <= bound + 1e-12
+        # The blueprint's margin is 0; these subgames allow well above 1e-2.
+        assert bound - 1e-4 <= margin
+        assert margin > 1e-2
 
 
 def test_safe_resolving_of_an_equilibrium_stays_near_equilibrium() -> None:

@@ -88,3 +88,43 @@ def test_root_reach_and_gadget_are_checked() -> None:
         VectorisedCFRSolver(game, gadget=ResolvingGadget(1, np.zeros(4)))
     with pytest.raises(ConfigError, match="responder 3"):
         root_best_response(game, Policy.uniform(build_tree(game)), 3)
+
+
+@pytest.mark.parametrize("maxmargin", [False, True])
+def test_gadget_ignores_its_players_own_reach(maxmargin: bool) -> None:
+    """A counterfactual value leaves out the player's own reach, so the gadget player's
+    reach of the root (his blueprint's) must not change the solve, even a hand's reach
+    of 0: his root reach is his gadget choice alone. Maxmargin's choice is one
+    information set over all hands, so any per-hand factor would change it."""
+    game = load_game("leduc")
+    rng = np.random.default_rng(11)
+    reach = rng.uniform(0.1, 1.0, (2, 6))
+    values = rng.normal(0.0, 0.3, 6)
+    runs = []
+    for own in (np.ones(6), np.array([1e-3, 1.0, 0.0, 0.2, 1e-6, 0.5])):
+        solver = VectorisedCFRSolver(
+            game, "cfr+", root_reach=np.stack([reach[0], own]),
+            gadget=ResolvingGadget(1, values, maxmargin=maxmargin),
+        )
+        solver.iterate(50)
+        runs.append((solver.average_buffer(), solver.gadget_entry, solver.gadget_average))
+    for ours, theirs in zip(runs[0], runs[1], strict=True):
+        assert np.array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("maxmargin", [False, True])
+def test_gadget_average_is_the_weighted_mean_of_its_choices(maxmargin: bool) -> None:
+    # Naive twin: CFR+ weighs iteration t by t, and iteration t walks the choice
+    # the gadget player held before it.
+    game = load_game("leduc")
+    values = np.random.default_rng(12).normal(0.0, 0.3, 6)
+    solver = VectorisedCFRSolver(game, "cfr+", gadget=ResolvingGadget(0, values, maxmargin))
+    assert np.array_equal(solver.gadget_average, solver.gadget_entry)
+    total = np.zeros(6)
+    for t in range(1, 31):
+        total += t * solver.gadget_entry
+        solver.iterate(1)
+    expected = total / sum(range(1, 31))
+    assert np.allclose(solver.gadget_average, expected, rtol=1e-12, atol=1e-15)
+    if maxmargin:
+        assert solver.gadget_average.sum() == pytest.approx(1.0)

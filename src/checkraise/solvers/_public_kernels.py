@@ -12,12 +12,14 @@ tree is a subgame (the chance part stays in ``chance_reach``). A re-solving
 gadget (Burch, Johanson & Bowling 2014) sits above the root when
 ``gadget_player`` is 0 or 1: that player chooses, hand by hand, between taking
 ``gadget_values[hand]`` and entering the tree, so his root reach is his
-probability of entering (``gadget_enter``), learnt by regret matching on
-``gadget_regrets[0 = take, 1 = enter, hand]``. With ``gadget_maxmargin`` it is
-instead the Maxmargin gadget (Moravcik et al. 2016; Brown & Sandholm 2017): that
-player picks which hand enters (``gadget_enter`` is then a distribution over his
-possible hands, regrets in ``gadget_regrets[1]``) and is paid his value minus
-``gadget_values``, so the other player maximises the smallest margin.
+probability of entering (``gadget_enter``; his ``root_reach`` row is then 1 on every
+possible hand, as his own reach is no part of a counterfactual value), learnt by
+regret matching on ``gadget_regrets[0 = take, 1 = enter, hand]``. With
+``gadget_maxmargin`` it is instead the Maxmargin gadget (Moravcik et al. 2016;
+Brown & Sandholm 2017): that player picks which hand enters (``gadget_enter`` is then
+a distribution over his possible hands, regrets in ``gadget_regrets[1]``) and is paid
+his value minus ``gadget_values``, so the other player maximises the smallest margin.
+``gadget_average`` sums the choices, weighted as the average policy.
 """
 
 from __future__ import annotations
@@ -274,6 +276,8 @@ def gadget_update(
     gadget_values: F64,
     gadget_regrets: F64,
     gadget_enter: F64,
+    gadget_average: F64,
+    avg_weight: float,
     possible: F64,
     maxmargin: bool,
     clip: bool,
@@ -284,7 +288,11 @@ def gadget_update(
 
     ``root_cfv`` are the gadget player's counterfactual values of entering, in the
     same units as ``gadget_values`` (weighted by chance and the other player's reach).
+    ``gadget_average`` accumulates the choice this iteration's walk used, with the
+    weight the average policy's update used for the tree below it.
     """
+    for h in range(gadget_enter.shape[0]):
+        gadget_average[h] += avg_weight * gadget_enter[h]
     if maxmargin:
         maxmargin_update(
             root_cfv, gadget_values, gadget_regrets, gadget_enter, possible, clip,
@@ -336,6 +344,7 @@ def public_iteration(
     gadget_values: F64,
     gadget_regrets: F64,
     gadget_enter: F64,
+    gadget_average: F64,
     gadget_maxmargin: bool,
     entry: F64,
 ) -> None:
@@ -359,8 +368,9 @@ def public_iteration(
             )
             if p == gadget_player:
                 gadget_update(
-                    cfv[0], gadget_values, gadget_regrets, gadget_enter, root_reach[p],
-                    gadget_maxmargin, clip, positive_factor, negative_factor,
+                    cfv[0], gadget_values, gadget_regrets, gadget_enter, gadget_average,
+                    avg_weight, root_reach[p], gadget_maxmargin, clip, positive_factor,
+                    negative_factor,
                 )
             public_finish(
                 kind, player, child_count, decision_offset, regrets, policy, hands, p,
@@ -380,8 +390,9 @@ def public_iteration(
         )
         if p == gadget_player:
             gadget_update(
-                cfv[0], gadget_values, gadget_regrets, gadget_enter, root_reach[p],
-                gadget_maxmargin, clip, positive_factor, negative_factor,
+                cfv[0], gadget_values, gadget_regrets, gadget_enter, gadget_average,
+                avg_weight, root_reach[p], gadget_maxmargin, clip, positive_factor,
+                negative_factor,
             )
     for p in range(2):
         public_finish(
@@ -478,6 +489,7 @@ def public_run(
     gadget_values: F64,
     gadget_regrets: F64,
     gadget_enter: F64,
+    gadget_average: F64,
     gadget_maxmargin: bool,
     entry: F64,
 ) -> None:
@@ -492,6 +504,6 @@ def public_run(
             kind, player, child_start, child_count, board, chance_reach, contributions,
             decision_offset, compatible, hand_possible, strength, root_reach, policy, reach,
             cfv, regrets, cum_policy, alternating, clip, positive, negative, float(t) ** gamma,
-            gadget_player, gadget_values, gadget_regrets, gadget_enter, gadget_maxmargin,
-            entry,
+            gadget_player, gadget_values, gadget_regrets, gadget_enter, gadget_average,
+            gadget_maxmargin, entry,
         )

@@ -233,8 +233,9 @@ class VectorisedCFRSolver(Solver):
         default 1 for every hand the root's board allows.
     gadget : ResolvingGadget, optional
         Re-solve safely: ``gadget.player`` may take ``gadget.values`` per hand
-        instead of entering; his ``root_reach`` row is then replaced by his
-        probability of entering.
+        instead of entering; his ``root_reach`` row is then ignored, his reach of
+        the root being his gadget choice alone (his probability of entering, or
+        with Maxmargin which hand enters).
 
     Examples
     --------
@@ -275,11 +276,23 @@ class VectorisedCFRSolver(Solver):
         self._gadget_values = np.zeros(hands)
         if gadget is not None:
             self._gadget_values = _check_gadget(self.tree, gadget)
+            # The gadget player's reach of the root is his gadget choice alone: his
+            # blueprint reach of it is dropped (every possible hand counts 1), since a
+            # counterfactual value leaves out the player's own reach. For Maxmargin
+            # this is what makes the solve one zero-sum game: the choice of hand is a
+            # single information set over all his hands, paid root_cfv - values
+            # unweighted, so a per-hand factor in the reach the other player meets
+            # would give the two players different games. The CFR-D gadget would only
+            # be rescaled per hand by a positive factor (each hand's take-or-enter is
+            # its own information set, and regret matching ignores a positive scale),
+            # but a hand the blueprint never brings here would lose its protection.
             self._buffers.root[gadget.player] = self.tree.hand_possible[
                 int(self.tree.board[0])
             ].astype(np.float64)
         self._gadget_regrets = np.zeros((2, hands))
         self._gadget_enter = np.full(hands, 0.5)
+        self._gadget_average = np.zeros(hands)
+        self._gadget_weight = 0.0
         if gadget is not None and gadget.maxmargin:
             possible = self._buffers.root[gadget.player]
             self._gadget_enter = possible / possible.sum()
@@ -310,8 +323,12 @@ class VectorisedCFRSolver(Solver):
             self.regret_matching_plus, self.discount is not None, alpha, beta,
             self.average_exponent, first, iterations,
             -1 if self.gadget is None else self.gadget.player, self._gadget_values,
-            self._gadget_regrets, self._gadget_enter,
+            self._gadget_regrets, self._gadget_enter, self._gadget_average,
             self.gadget is not None and self.gadget.maxmargin, buffers.entry,
+        )
+        # The kernel's weight of iteration t, summed to normalise the gadget's average.
+        self._gadget_weight += sum(
+            float(t) ** self.average_exponent for t in range(first, first + iterations)
         )
 
     @property
@@ -320,6 +337,16 @@ class VectorisedCFRSolver(Solver):
         the first iteration; all 0.5 without a gadget); with Maxmargin, which hand
         enters (a distribution over his possible hands)."""
         return self._gadget_enter.copy()
+
+    @property
+    def gadget_average(self) -> FloatArray:
+        """The gadget player's average choice over the iterations, weighted as the
+        average policy is (:attr:`gadget_entry` before the first iteration): with
+        the average policy, his side of the gadget game's approximate equilibrium."""
+        if self._gadget_weight <= 0.0:
+            return self.gadget_entry
+        average: FloatArray = self._gadget_average / self._gadget_weight
+        return average
 
     def average_buffer(self) -> FloatArray:
         """The average policy in the flat buffer layout."""
