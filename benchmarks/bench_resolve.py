@@ -23,7 +23,8 @@ import numpy as np
 
 from checkraise.agents.blueprint import BlueprintAgent
 from checkraise.agents.resolve import ResolveAgent
-from checkraise.engine import Observation, State, TableConfig
+from checkraise.agents.subgame import blueprint_river
+from checkraise.engine import Observation, TableConfig
 
 CONFIG = TableConfig.nolimit(2, stacks=20000)
 
@@ -33,18 +34,10 @@ def river_spots(count: int, seed: int) -> list[tuple[int, Observation, tuple[int
     out = []
     deal = seed
     while len(out) < count:
-        bots = [BlueprintAgent(seed=deal), BlueprintAgent(seed=deal + 1)]
-        state = State(CONFIG, seed=deal)
-        for s in range(2):
-            bots[s].begin_hand(s, CONFIG, state.hole_cards[s], deal)
-        while not state.is_terminal and state.round < 3:
-            p = state.current_player
-            assert p is not None
-            state.step(bots[p].act(state.observation(p)))
-        if not state.is_terminal:
-            me = state.current_player
-            assert me is not None
-            out.append((deal, state.observation(me), state.hole_cards[me]))
+        found = blueprint_river(deal, CONFIG)
+        if found is not None:
+            obs, holes = found
+            out.append((deal, obs, holes[obs.seat]))
         deal += 1
     return out
 

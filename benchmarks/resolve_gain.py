@@ -27,31 +27,17 @@ from typing import Any
 
 import numpy as np
 
-from checkraise.agents.blueprint import BlueprintAgent
 from checkraise.agents.resolve import ResolveAgent
-from checkraise.agents.subgame import RiverSubgame, _blueprint_rows, _label_action
-from checkraise.engine import Observation, State, TableConfig
-from checkraise.solvers.spot import SpotSolver
-from checkraise.solvers.spot.tree import DECISION
+from checkraise.agents.subgame import (
+    RiverSubgame,
+    blueprint_river,
+    blueprint_rows_for,
+    locked_solver,
+)
+from checkraise.engine import TableConfig
 
 CONFIG = TableConfig.nolimit(2, stacks=20000)
 VARIANTS = ("unsafe", "safe/cbv/resolve", "safe/cbv/maxmargin", "safe/blueprint/resolve")
-
-
-def river_start(deal: int) -> tuple[Observation, tuple[tuple[int, ...], ...]] | None:
-    """The first river decision of blueprint self-play on ``deal`` and both hands
-    (None: no river)."""
-    bots = [BlueprintAgent(seed=deal), BlueprintAgent(seed=deal + 1)]
-    state = State(CONFIG, seed=deal)
-    for s in range(2):
-        bots[s].begin_hand(s, CONFIG, state.hole_cards[s], deal)
-    while not state.is_terminal and state.round < 3:
-        p = state.current_player
-        assert p is not None
-        state.step(bots[p].act(state.observation(p)))
-    if state.is_terminal or state.current_player is None:
-        return None
-    return state.observation(state.current_player), state.hole_cards
 
 
 def expected_chips(sub: RiverSubgame, ranges: Any, me: int, readers: Any, ours: bool) -> float:
@@ -59,34 +45,22 @@ def expected_chips(sub: RiverSubgame, ranges: Any, me: int, readers: Any, ours: 
     blueprint's, against the blueprint bot."""
     start = sub.start
     mine = 0 if me == start.oop_seat else 1
-    seats = (start.oop_seat, 1 - start.oop_seat)
-    solver = SpotSolver(sub.solver.spot, isomorphism=False,
-                        reach=(ranges[start.oop_seat], ranges[1 - start.oop_seat]))
-    tree = solver.tree
-    todo = [(0, [], start.state.copy())]
-    while todo:
-        node, line, state = todo.pop()
-        if tree.kind[node] != DECISION:
-            continue
-        actor = int(tree.player[node])
-        seat = seats[actor]
+    blueprint = blueprint_rows_for(start, readers, (0, 1))
+
+    def rows_for(tree: Any, node: int, line: list[str], actor: int, state: Any) -> Any:
         if actor == mine and ours:
             _, rows = sub.strategy(line)
             rows[rows.sum(axis=1) == 0, 0] = 1.0
-        else:
-            rows = _blueprint_rows(readers[seat], state.observation(seat), tree, node,
-                                   start.base[seat])
-        solver.lock(" ".join(line), rows)
-        for child in tree.children(node):
-            nxt = state.copy()
-            nxt.step(_label_action(tree.labels[child], start.base[seat], nxt.observation(seat)))
-            todo.append((child, [*line, tree.labels[child]], nxt))
-    return solver.expected_values()[mine]
+            return rows
+        return blueprint(tree, node, line, actor, state)
+
+    reach = (ranges[start.oop_seat], ranges[1 - start.oop_seat])
+    return locked_solver(sub.solver.spot, reach, start, rows_for).expected_values()[mine]
 
 
 def deal_gains(deal: int, variants: list[str], iterations: int) -> dict[str, Any]:
     """The gain of each variant at this deal's river, per seat (empty: no river)."""
-    found = river_start(deal)
+    found = blueprint_river(deal, CONFIG)
     row: dict[str, Any] = {"deal": deal, "river": found is not None}
     if found is None:
         return row

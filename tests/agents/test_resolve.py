@@ -7,6 +7,8 @@ with no gadget, for the safety bound; the engine's legality checks for every act
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -14,14 +16,18 @@ from checkraise.agents.base import BaseAgent
 from checkraise.agents.blueprint import BlueprintAgent
 from checkraise.agents.range_tracking import board_live, track_ranges
 from checkraise.agents.resolve import ResolveAgent
-from checkraise.agents.subgame import RiverSubgame, _labels_and_sizes, street_start
+from checkraise.agents.subgame import (
+    RiverSubgame,
+    _labels_and_sizes,
+    blueprint_river,
+    locked_solver,
+    street_start,
+)
 from checkraise.arena.match import play_match
 from checkraise.cards import COMBO_CARDS, NUM_COMBOS
 from checkraise.engine import Action, ActionKind, Observation, State, TableConfig
 from checkraise.errors import ConfigError
-from checkraise.solvers.spot import SpotSolver
 from checkraise.solvers.spot import _kernels as K
-from checkraise.solvers.spot.tree import DECISION
 
 CONFIG = TableConfig.nolimit(2, stacks=20000)
 
@@ -97,19 +103,11 @@ def test_an_action_no_hand_takes_leaves_the_range_as_it_was() -> None:
 
 def _river_observation(seed: int) -> tuple[Observation, tuple[int, ...]] | None:
     """Blueprint against blueprint up to the first river decision, or None."""
-    bots = [BlueprintAgent(seed=seed), BlueprintAgent(seed=seed + 1)]
-    state = State(CONFIG, seed=seed)
-    for s in range(2):
-        bots[s].begin_hand(s, CONFIG, state.hole_cards[s], seed)
-    while not state.is_terminal and state.round < 3:
-        p = state.current_player
-        assert p is not None
-        state.step(bots[p].act(state.observation(p)))
-    if state.is_terminal:
+    found = blueprint_river(seed, CONFIG)
+    if found is None:
         return None
-    me = state.current_player
-    assert me is not None
-    return state.observation(me), state.hole_cards[me]
+    obs, holes = found
+    return obs, holes[obs.seat]
 
 
 def test_blueprint_reading_agrees_with_its_action_probabilities() -> None:
@@ -131,19 +129,16 @@ def _opponent_br_values(sub: RiverSubgame, ranges: tuple[np.ndarray, np.ndarray]
     much each hand weighs (its reach times the compatible reach of mine)."""
     start = sub.start
     mine = 0 if me == start.oop_seat else 1
-    plain = SpotSolver(sub.solver.spot, reach=(ranges[start.oop_seat], ranges[1 - start.oop_seat]),
-                       isomorphism=False)
-    tree = plain.tree
-    todo: list[tuple[int, list[str]]] = [(0, [])]
-    while todo:
-        node, line = todo.pop()
-        if tree.kind[node] != DECISION:
-            continue
-        if tree.player[node] == mine:
-            _names, rows = sub.strategy(line)
-            rows[rows.sum(axis=1) == 0, 0] = 1.0
-            plain.lock(" ".join(line), rows)
-        todo.extend((c, [*line, tree.labels[c]]) for c in tree.children(node))
+
+    def ours(tree: Any, node: int, line: list[str], actor: int, state: Any) -> Any:
+        if actor != mine:
+            return None
+        _names, rows = sub.strategy(line)
+        rows[rows.sum(axis=1) == 0, 0] = 1.0
+        return rows
+
+    plain = locked_solver(sub.solver.spot, (ranges[start.oop_seat], ranges[1 - start.oop_seat]),
+                          start, ours)
     values = plain.root_values(K.MODE_BEST_RESPONSE)[1 - mine]
     mass = np.zeros(plain.hands[1 - mine])
     K.fold_values(1.0, plain.initial_reach[mine], plain.cards[1 - mine], plain.cards[mine],

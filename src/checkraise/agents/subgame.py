@@ -26,6 +26,7 @@ IP (the button). Chips are the solver's: values from the start of the river.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -37,10 +38,12 @@ from checkraise.errors import ConfigError, one_of
 
 if TYPE_CHECKING:
     from checkraise.agents.blueprint import BlueprintAgent
-    from checkraise.engine import Action, Observation, State
+    from checkraise.engine import Action, Observation, State, TableConfig
     from checkraise.solvers.spot import SpotSolver
+    from checkraise.solvers.spot.tree import SpotTree
 
-__all__ = ["MODES", "SUBGAME_SIZES", "RiverSubgame", "StreetStart", "street_start"]
+__all__ = ["BOUNDS", "GADGETS", "MODES", "SUBGAME_SIZES", "RiverSubgame", "StreetStart",
+           "blueprint_river", "blueprint_rows_for", "locked_solver", "street_start"]
 
 FloatArray = npt.NDArray[np.float64]
 MODES = ("unsafe", "safe")
@@ -85,6 +88,27 @@ def street_start(observation: Observation) -> StreetStart:
     oop = 1 - cfg.button
     actions = tuple((seat, action) for seat, _rnd, action in history[i:])
     return StreetStart(start, observation.board, int(sum(contrib)), base, int(stack), oop, actions)
+
+
+def blueprint_river(deal: int, config: TableConfig | None = None,
+                    ) -> tuple[Observation, tuple[tuple[int, ...], ...]] | None:
+    """The first river decision of the shipped blueprint playing itself on ``deal``
+    (cards and bots seeded by it) and both hands; None if the hand ends before."""
+    from checkraise.agents.blueprint import BlueprintAgent
+    from checkraise.engine import State, TableConfig
+
+    cfg = config or TableConfig.nolimit(2, stacks=20000)
+    bots = [BlueprintAgent(seed=deal), BlueprintAgent(seed=deal + 1)]
+    state = State(cfg, seed=deal)
+    for s in range(2):
+        bots[s].begin_hand(s, cfg, state.hole_cards[s], deal)
+    while not state.is_terminal and state.round < 3:
+        p = state.current_player
+        assert p is not None
+        state.step(bots[p].act(state.observation(p)))
+    if state.is_terminal or state.current_player is None:
+        return None
+    return state.observation(state.current_player), state.hole_cards
 
 
 def _labels_and_sizes(start: StreetStart) -> tuple[list[str], list[list[float]], list[list[float]],
@@ -263,13 +287,19 @@ def _spot(start: StreetStart, bets: list[list[float]], raises: list[list[float]]
     return replace(spot, sizes=(spot.sizes[0], spot.sizes[1], (river[0], river[1])))
 
 
-def _blueprint_values(spot: Any, reach: tuple[FloatArray, FloatArray], mine: int,
-                      start: StreetStart, readers: tuple[BlueprintAgent, BlueprintAgent],
-                      bound: str) -> tuple[FloatArray, float]:
-    """The opponent's value per combo (chips) and over his range against our blueprint:
-    best-responding (``cbv``) or playing the blueprint too (``blueprint``)."""
+RowsFor = Callable[["SpotTree", int, list[str], int, "State"], "FloatArray | None"]
+"""``(tree, node, line, actor, state) -> rows`` of a decision node to lock (None: leave it)."""
+
+
+def locked_solver(spot: Any, reach: tuple[FloatArray, FloatArray], start: StreetStart,
+                  rows_for: RowsFor) -> SpotSolver:
+    """A solver of ``spot`` from ``reach`` whose decision nodes are locked to ``rows_for``.
+
+    ``rows_for`` gets the tree, each decision node, its line of labels, its actor (spot
+    player) and an engine state at the node (stand-in hole cards), and returns the
+    actor's ``(1326, actions)`` strategy there, or None to leave the node to the solver.
+    """
     from checkraise.solvers.spot import SpotSolver
-    from checkraise.solvers.spot import _kernels as K
     from checkraise.solvers.spot.tree import DECISION
 
     solver = SpotSolver(spot, reach=reach, precision="float64", isomorphism=False)
@@ -282,15 +312,43 @@ def _blueprint_values(spot: Any, reach: tuple[FloatArray, FloatArray], mine: int
             continue
         actor = int(tree.player[node])
         seat = seats[actor]
-        if actor == mine or bound == "blueprint":
-            rows = _blueprint_rows(readers[seat], state.observation(seat), tree, node,
-                                   start.base[seat])
+        rows = rows_for(tree, node, line, actor, state)
+        if rows is not None:
             solver.lock(" ".join(line), rows)
         for child in tree.children(node):
             label = tree.labels[child]
             nxt = state.copy()
             nxt.step(_label_action(label, start.base[seat], nxt.observation(seat)))
             stack.append((child, [*line, label], nxt))
+    return solver
+
+
+def blueprint_rows_for(start: StreetStart, readers: tuple[BlueprintAgent, BlueprintAgent],
+                       players: tuple[int, ...]) -> RowsFor:
+    """``rows_for`` of :func:`locked_solver`: the blueprint bot's play for ``players``
+    (spot players; ``readers`` by engine seat)."""
+    seats = (start.oop_seat, 1 - start.oop_seat)
+
+    def rows_for(tree: SpotTree, node: int, line: list[str], actor: int,
+                 state: State) -> FloatArray | None:
+        if actor not in players:
+            return None
+        seat = seats[actor]
+        return _blueprint_rows(readers[seat], state.observation(seat), tree, node,
+                               start.base[seat])
+
+    return rows_for
+
+
+def _blueprint_values(spot: Any, reach: tuple[FloatArray, FloatArray], mine: int,
+                      start: StreetStart, readers: tuple[BlueprintAgent, BlueprintAgent],
+                      bound: str) -> tuple[FloatArray, float]:
+    """The opponent's value per combo (chips) and over his range against our blueprint:
+    best-responding (``cbv``) or playing the blueprint too (``blueprint``)."""
+    from checkraise.solvers.spot import _kernels as K
+
+    players = (mine,) if bound == "cbv" else (0, 1)
+    solver = locked_solver(spot, reach, start, blueprint_rows_for(start, readers, players))
     mode = K.MODE_BEST_RESPONSE if bound == "cbv" else K.MODE_AVERAGE
     values = solver.root_values(mode)[1 - mine]
     other = 1 - mine
