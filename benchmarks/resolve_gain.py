@@ -73,8 +73,10 @@ def deal_gains(deal: int, variants: list[str], iterations: int) -> dict[str, Any
         for variant in variants:
             mode, _, rest = variant.partition("/")
             bound, _, gadget = rest.partition("/")
+            gadget, _, warm = gadget.partition("+warm")
             sub = RiverSubgame.solve(obs, ranges, me, mode, bot.readers, bound=bound or "cbv",
                                      gadget=gadget or "resolve", accuracy=0.5,
+                                     warm=int(warm) if warm else 0,
                                      max_iterations=iterations, max_seconds=1e9)
             if base is None:
                 base = expected_chips(sub, ranges, me, bot.readers, ours=False)

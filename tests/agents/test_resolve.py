@@ -151,8 +151,10 @@ def _opponent_br_values(sub: RiverSubgame, ranges: tuple[np.ndarray, np.ndarray]
     return out, weight
 
 
-@pytest.mark.parametrize("seed", [1, 9, 17])
-def test_safe_resolving_never_gives_the_opponent_more_than_the_blueprint(seed: int) -> None:
+@pytest.mark.parametrize("warm", [0, 200])
+@pytest.mark.parametrize("seed", [1, 9])
+def test_safe_resolving_never_gives_the_opponent_more_than_the_blueprint(seed: int,
+                                                                          warm: int) -> None:
     found = _river_observation(seed)
     assert found is not None, "the seed should reach a river decision"
     obs, hole = found
@@ -161,7 +163,8 @@ def test_safe_resolving_never_gives_the_opponent_more_than_the_blueprint(seed: i
     bot.begin_hand(me, CONFIG, hole, seed)
     ranges = bot.ranges(obs)
     unsafe, safe = (RiverSubgame.solve(obs, ranges, me, mode, bot.readers, accuracy=0.2,
-                                       max_seconds=30) for mode in ("unsafe", "safe"))
+                                       warm=warm, max_seconds=30)
+                    for mode in ("unsafe", "safe"))
     bound = safe.gadget_values
     assert bound is not None
     pot = safe.start.pot
@@ -263,3 +266,5 @@ def test_bad_options_name_the_value() -> None:
         ResolveAgent(gadget="reach")
     with pytest.raises(ConfigError, match="bound='exact'"):
         ResolveAgent(bound="exact")
+    with pytest.raises(ConfigError, match="warm=-1"):
+        ResolveAgent(warm=-1)

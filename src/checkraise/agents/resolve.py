@@ -62,6 +62,11 @@ class ResolveAgent(BaseAgent):
         ``maxmargin`` (the smallest margin over the opponent's hands made as large as
         it can be; it runs ``iterations`` or ``seconds``, as its exploitability in the
         subgame is not its target).
+    warm : int
+        With ``safe``: this many iterations without the gadget first (their regrets
+        kept, their average dropped), then as many with it before the accuracy is
+        checked, so that CFR settles near the unsafe solution among the strategies the
+        gadget allows (0: start cold).
     file : str
         The blueprint: ``small`` (shipped) or a path.
     seconds : float
@@ -77,7 +82,7 @@ class ResolveAgent(BaseAgent):
     """
 
     def __init__(self, *, mode: str = "safe", bound: str = "cbv", gadget: str = "resolve",
-                 file: str = "small",
+                 warm: int = 200, file: str = "small",
                  seconds: float = 5.0,
                  accuracy: float = 0.5, iterations: int = 2000,
                  seed: int | None = None) -> None:
@@ -95,6 +100,9 @@ class ResolveAgent(BaseAgent):
             raise ConfigError(f"bound={bound!r}; expected one of {one_of(BOUNDS)}")
         if gadget not in GADGETS:
             raise ConfigError(f"gadget={gadget!r}; expected one of {one_of(GADGETS)}")
+        if isinstance(warm, bool) or not isinstance(warm, int) or warm < 0:
+            raise ConfigError(f"warm={warm!r}; expected a whole number of iterations >= 0")
+        self.warm = warm
         self.mode = mode
         self.bound = bound
         self.gadget = gadget
@@ -143,7 +151,8 @@ class ResolveAgent(BaseAgent):
             return self._subgame, labels, False
         self._subgame = RiverSubgame.solve(
             observation, self.ranges(observation), self._seat, self.mode,
-            self.readers, bound=self.bound, gadget=self.gadget, accuracy=self.accuracy,
+            self.readers, bound=self.bound, gadget=self.gadget, warm=self.warm,
+            accuracy=self.accuracy,
             max_seconds=self.seconds, max_iterations=self.iterations,
         )
         return self._subgame, labels, True

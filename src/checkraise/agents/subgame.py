@@ -187,6 +187,7 @@ class RiverSubgame:
         *,
         bound: str = "cbv",
         gadget: str = "resolve",
+        warm: int = 0,
         sizes: dict[str, tuple[float, ...]] | None = None,
         accuracy: float = 0.5,
         max_seconds: float = 5.0,
@@ -234,6 +235,17 @@ class RiverSubgame:
             values, cbv = _blueprint_values(spot, reach, mine, start, readers, bound)
             bounds = Gadget(1 - mine, values, maxmargin=gadget == "maxmargin")
         solver = SpotSolver(spot, reach=reach, gadget=bounds, precision="float32")
+        if warm and bounds is not None:
+            # Iterate without the gadget first and keep only the regrets: CFR then
+            # starts the gadget's game from the unsafe solution and settles, among the
+            # strategies the gadget allows, near it rather than anywhere. The average
+            # strategy is the gadget phase's alone, so its guarantee is untouched.
+            solver.gadget = None
+            solver.iterate(warm)
+            solver.gadget = bounds
+            for cum in solver.cum:
+                cum[:] = 0.0
+            solver.iterate(warm)  # as many with the gadget before the accuracy is checked
         # the solver looks at the clock every 10 iterations: keep a tenth in hand
         left = max(0.05, 0.9 * (max_seconds - (time.perf_counter() - started)))
         expl = solver.solve(accuracy=accuracy, max_iterations=max_iterations, max_seconds=left)
