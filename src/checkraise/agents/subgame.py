@@ -239,13 +239,15 @@ class RiverSubgame:
             # Iterate without the gadget first and keep only the regrets: CFR then
             # starts the gadget's game from the unsafe solution and settles, among the
             # strategies the gadget allows, near it rather than anywhere. The average
-            # strategy is the gadget phase's alone, so its guarantee is untouched.
+            # strategy is the gadget phase's alone, so its guarantee is untouched. Each
+            # phase takes at most a third of the time left.
             solver.gadget = None
-            solver.iterate(warm)
+            _iterate(solver, warm, (max_seconds - (time.perf_counter() - started)) / 3)
             solver.gadget = bounds
             for cum in solver.cum:
                 cum[:] = 0.0
-            solver.iterate(warm)  # as many with the gadget before the accuracy is checked
+            # as many with the gadget before the accuracy is checked
+            _iterate(solver, warm, (max_seconds - (time.perf_counter() - started)) / 2)
         # the solver looks at the clock every 10 iterations: keep a tenth in hand
         left = max(0.05, 0.9 * (max_seconds - (time.perf_counter() - started)))
         expl = solver.solve(accuracy=accuracy, max_iterations=max_iterations, max_seconds=left)
@@ -276,6 +278,18 @@ class RiverSubgame:
         except Exception:  # a CheckraiseError naming the missing action
             return False
         return True
+
+
+def _iterate(solver: SpotSolver, iterations: int, seconds: float) -> None:
+    """``iterations`` more iterations, in tens, stopping early after ``seconds``."""
+    import time
+
+    until = time.perf_counter() + seconds
+    done = 0
+    while done < iterations and time.perf_counter() < until:
+        step = min(10, iterations - done)
+        solver.iterate(step)
+        done += step
 
 
 def _spot(start: StreetStart, bets: list[list[float]], raises: list[list[float]], cap: int,
