@@ -8,7 +8,9 @@ regrets and the strategy sums, so memory is what the strategies need.
 Terminal values come from a sorted sweep with card-removal corrections (O(n) per
 terminal once the hands are sorted by strength on each river board):
 a hand's opponents that hold one of its cards are subtracted by per-card sums, and
-the opponent holding the very same two cards is never counted, as it ties.
+the opponent holding the very same two cards is never counted, as it ties. The walk
+runs the same sums as one branch-free pass over an order of both players' hands merged
+once per runout (:mod:`._sweep`); ``showdown_values`` stays as its two-list twin.
 
 Parallel runs split the walk at the first layer of chance nodes: a first pass
 records the reaches that arrive there, the cards below are solved as independent
@@ -18,8 +20,8 @@ order in both cases, so one core and two give the same numbers.
 
 Arrays: ``nodes[node, column]`` (see the ``_KIND`` ... constants), ``commit``;
 per player ``cards[p]`` (hands, 2), ``same[p]`` (index of the same combo in the
-other player's list or -1), ``order[p]`` / ``rank[p]`` (boards, hands) the hands
-sorted by strength on each river board and their strengths, ``regret[p]`` and
+other player's list or -1), ``seq[p]`` (boards, codes) and ``codes`` (each code's two
+cards, per player) the merged showdown orders of :mod:`._sweep`, ``regret[p]`` and
 ``cum[p]`` the flat buffers, and the lock tables.
 """
 
@@ -32,6 +34,7 @@ import numpy as np
 from checkraise._numba import njit, parallel_njit, prange
 from checkraise.evaluator._kernels import rank7
 from checkraise.solvers._public_kernels import discount_regret
+from checkraise.solvers.spot._sweep import showdown_sweep
 
 Pair = tuple[Any, ...]
 """A per-player pair of arrays (numba UniTuple), or a bundle of work arrays."""
@@ -294,6 +297,7 @@ def make_buffers(depth: int, actions: int, n_t: int, n_o: int) -> Pair:
         np.zeros((depth, actions, width)),
         np.zeros((depth, 4, n_t)),
         np.zeros((2, 52)),
+        np.zeros((2, n_o + 2 * n_t)),
     )
 
 
@@ -331,7 +335,7 @@ def walk(
     root: int, trav: int, base0: int, base1: int, turn: int, river: int, dealt: int,
     reach_t: np.ndarray, reach_o: np.ndarray, out: np.ndarray,
     nodes: np.ndarray, commit: np.ndarray, board_row: np.ndarray, cards: Pair,
-    same: Pair, order: Pair, rank: Pair, regret: Pair, cum: Pair, lock_starts: Pair,
+    same: Pair, seq: Pair, codes: Pair, regret: Pair, cum: Pair, lock_starts: Pair,
     lock_offsets: Pair, lock_mask: Pair, lock_values: Pair, params: np.ndarray,
     task_reach: np.ndarray, task_info: np.ndarray, results: np.ndarray, iso_pairs: np.ndarray,
     perm: Pair, first_slot: np.ndarray, buffers: Pair,
@@ -343,7 +347,9 @@ def walk(
     walked; ``reach_t[d]``, ``reach_o[d]`` the reaches arriving at it and
     ``value[d]`` the values it returns.
     """
-    frame, rt, ro, value, child_values, sigma, iso_values, scratch = buffers
+    frame, rt, ro, value, child_values, sigma, iso_values, scratch, code_work = buffers
+    card_a = codes[2 * trav]
+    card_b = codes[2 * trav + 1]
     perm_t = perm[trav]
     n_t = out.shape[0]
     n_o = reach_o.shape[0]
@@ -393,10 +399,9 @@ def walk(
             elif kind == _SHOWDOWN:
                 c = commit[node]
                 row = board_row[board_index(frame[d, _F_TURN], frame[d, _F_RIVER])]
-                _showdown(
-                    pot + c, -c, 0.5 * pot, ro[d], cards_t, cards_o, same[trav],
-                    order[trav][row], rank[trav][row], order[other][row], rank[other][row],
-                    value[d], scratch,
+                showdown_sweep(
+                    pot + c, -c, 0.5 * pot, ro[d], cards_t, same[trav], seq[trav][row],
+                    card_a, card_b, value[d], code_work, scratch[0],
                 )
                 done = True
             elif kind == _LEAF:
@@ -594,7 +599,7 @@ def run_tasks(
     task_slot: np.ndarray, task_k: np.ndarray, task_card: np.ndarray, chance_node: np.ndarray,
     chunks: int, depth: int, actions: int, trav: int, n_t: int, n_o: int,
     nodes: np.ndarray, commit: np.ndarray, board_row: np.ndarray, cards: Pair, same: Pair,
-    order: Pair, rank: Pair, regret: Pair, cum: Pair, lock_starts: Pair,
+    seq: Pair, codes: Pair, regret: Pair, cum: Pair, lock_starts: Pair,
     lock_offsets: Pair, lock_mask: Pair, lock_values: Pair, params: np.ndarray,
     task_reach: np.ndarray, task_info: np.ndarray, results: np.ndarray, iso_pairs: np.ndarray,
     perm: Pair, first_slot: np.ndarray,
@@ -632,7 +637,7 @@ def run_tasks(
             out = results[slot, k, :n_t]
             walk(
                 nodes[node, _START], trav, b0, b1, turn, river, task_info[slot, 4] | (1 << card),
-                child_t, child_o, out, nodes, commit, board_row, cards, same, order, rank,
+                child_t, child_o, out, nodes, commit, board_row, cards, same, seq, codes,
                 regret, cum, lock_starts, lock_offsets, lock_mask, lock_values, params,
                 task_reach, task_info, results, iso_pairs, perm, first_slot, buffers,
             )
