@@ -244,9 +244,20 @@ def strategy(
 
     A locked hand plays its locked strategy whatever the regrets or sums say.
     """
-    src = cum if average else regret
-    # Action-major loops over contiguous hands, so that they vectorise.
-    total = np.zeros(hands)
+    _strategy(cum if average else regret, block, count, hands, lock_starts, lock_offsets,
+              lock_mask, lock_values, out, np.empty(hands))
+
+
+@njit
+def _strategy(
+    src: np.ndarray, block: int, count: int, hands: int, lock_starts: np.ndarray,
+    lock_offsets: np.ndarray, lock_mask: np.ndarray, lock_values: np.ndarray,
+    out: np.ndarray, total: np.ndarray,
+) -> None:
+    # Action-major loops over contiguous hands, so that they vectorise; ``total`` is
+    # scratch, as an allocation per node cost more than the loops on small nodes.
+    for h in range(hands):
+        total[h] = 0.0
     for i in range(count):
         row = block + i * hands
         for h in range(hands):
@@ -298,6 +309,7 @@ def make_buffers(depth: int, actions: int, n_t: int, n_o: int) -> Pair:
         np.zeros((depth, 4, n_t)),
         np.zeros((2, 52)),
         np.zeros((2, n_o + 2 * n_t)),
+        np.zeros(width),
     )
 
 
@@ -347,7 +359,7 @@ def walk(
     walked; ``reach_t[d]``, ``reach_o[d]`` the reaches arriving at it and
     ``value[d]`` the values it returns.
     """
-    frame, rt, ro, value, child_values, sigma, iso_values, scratch, code_work = buffers
+    frame, rt, ro, value, child_values, sigma, iso_values, scratch, code_work, total = buffers
     card_a = codes[2 * trav]
     card_b = codes[2 * trav + 1]
     perm_t = perm[trav]
@@ -440,10 +452,10 @@ def walk(
                 count = nodes[node, _COUNT]
                 hands = cards[actor].shape[0]
                 block = frame[d, _F_BASE + actor] + nodes[node, _OFF + actor]
-                strategy(
-                    regret[actor], cum[actor], block, count, hands, mode != MODE_CFR,
+                _strategy(
+                    cum[actor] if mode != MODE_CFR else regret[actor], block, count, hands,
                     lock_starts[actor], lock_offsets[actor], lock_mask[actor],
-                    lock_values[actor], sigma[d],
+                    lock_values[actor], sigma[d], total,
                 )
                 frame[d, _F_I] = 0
                 value[d, :] = 0.0
