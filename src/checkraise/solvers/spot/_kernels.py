@@ -34,7 +34,7 @@ import numpy as np
 from checkraise._numba import njit, parallel_njit, prange
 from checkraise.evaluator._kernels import rank7
 from checkraise.solvers._public_kernels import discount_regret
-from checkraise.solvers.spot._sweep import showdown_sweep
+from checkraise.solvers.spot._sweep import fold_sweep, showdown_sweep
 
 Pair = tuple[Any, ...]
 """A per-player pair of arrays (numba UniTuple), or a bundle of work arrays."""
@@ -362,6 +362,8 @@ def walk(
     frame, rt, ro, value, child_values, sigma, iso_values, scratch, code_work, total = buffers
     card_a = codes[2 * trav]
     card_b = codes[2 * trav + 1]
+    same_t = same[trav]
+    seq_t = seq[trav]
     perm_t = perm[trav]
     n_t = out.shape[0]
     n_o = reach_o.shape[0]
@@ -406,13 +408,13 @@ def walk(
             elif kind == _FOLD:
                 c = commit[node]
                 payoff = -c if nodes[node, _PLAYER] == trav else pot + c
-                _fold(payoff, ro[d], cards_t, cards_o, same[trav], value[d], scratch)
+                fold_sweep(payoff, ro[d], same_t, card_a, card_b, value[d], scratch[0])
                 done = True
             elif kind == _SHOWDOWN:
                 c = commit[node]
                 row = board_row[board_index(frame[d, _F_TURN], frame[d, _F_RIVER])]
                 showdown_sweep(
-                    pot + c, -c, 0.5 * pot, ro[d], cards_t, same[trav], seq[trav][row],
+                    pot + c, -c, 0.5 * pot, ro[d], cards_t, same_t, seq_t[row],
                     card_a, card_b, value[d], code_work, scratch[0],
                 )
                 done = True
@@ -466,7 +468,7 @@ def walk(
                 card = frame[d, _F_CARD]
                 iso_values[d, card & 3, :] = value[d + 1]
                 for h in range(n_t):
-                    if cards_t[h, 0] != card and cards_t[h, 1] != card:
+                    if (cards_t[h, 0] != card) & (cards_t[h, 1] != card):
                         value[d, h] += value[d + 1, h]
             elif nodes[node, _PLAYER] == trav:
                 child_values[d, i, :] = value[d + 1]
@@ -488,7 +490,7 @@ def walk(
                 swap = perm_t[4 * s + (card & 3)]
                 source = iso_values[d, s]
                 for h in range(n_t):
-                    if cards_t[h, 0] != card and cards_t[h, 1] != card:
+                    if (cards_t[h, 0] != card) & (cards_t[h, 1] != card):
                         value[d, h] += source[swap[h]]
                 frame[d, _F_I] += 1
                 card += 1
@@ -511,10 +513,10 @@ def walk(
                     frame[e, _F_RIVER] = card
                 frame[e, _F_DEALT] = dealt_here | (1 << card)
                 for h in range(n_t):
-                    hit = cards_t[h, 0] == card or cards_t[h, 1] == card
+                    hit = (cards_t[h, 0] == card) | (cards_t[h, 1] == card)
                     rt[e, h] = 0.0 if hit else rt[d, h]
                 for o in range(n_o):
-                    hit = cards_o[o, 0] == card or cards_o[o, 1] == card
+                    hit = (cards_o[o, 0] == card) | (cards_o[o, 1] == card)
                     ro[e, o] = 0.0 if hit else ro[d, o]
                 d = e
                 entered = True
@@ -632,10 +634,10 @@ def run_tasks(
             k = task_k[t]
             card = task_card[t]
             for h in range(n_t):
-                hit = cards_t[h, 0] == card or cards_t[h, 1] == card
+                hit = (cards_t[h, 0] == card) | (cards_t[h, 1] == card)
                 child_t[h] = 0.0 if hit else task_reach[slot, 0, h]
             for o in range(n_o):
-                hit = cards_o[o, 0] == card or cards_o[o, 1] == card
+                hit = (cards_o[o, 0] == card) | (cards_o[o, 1] == card)
                 child_o[o] = 0.0 if hit else task_reach[slot, 1, o]
             stored = first_slot[card]
             b0 = task_info[slot, 0] + nodes[node, _OFF] + stored * nodes[node, _STRIDE]

@@ -115,3 +115,31 @@ def showdown_sweep(
         beaten = code_value[n_o + h]
         at_most = code_value[n_o + n_t + h] + back
         out[h] = win * beaten + lose * (compat - at_most) + tie * (at_most - beaten)
+
+
+@njit
+def fold_sweep(
+    payoff: float, reach_o: np.ndarray, same_t: np.ndarray, card_a: np.ndarray,
+    card_b: np.ndarray, out: np.ndarray, per_card: np.ndarray,
+) -> None:
+    """``payoff`` times the opponent reach compatible with each traverser hand.
+
+    The sums of :func:`checkraise.solvers.spot._kernels.fold_values` in the same order,
+    with the unsigned code cards of :func:`sweep_tables` (``per_card`` scratch of 52).
+    """
+    n_t = out.shape[0]
+    n_o = reach_o.shape[0]
+    for c in range(52):
+        per_card[c] = 0.0
+    total = 0.0
+    for o in range(n_o):
+        r = reach_o[o]
+        total += r
+        per_card[card_a[o]] += r
+        per_card[card_b[o]] += r
+    for h in range(n_t):
+        s = same_t[h]
+        compat = total - per_card[card_a[n_o + h]] - per_card[card_b[n_o + h]]
+        if s >= 0:
+            compat += reach_o[s]
+        out[h] = payoff * compat
