@@ -111,12 +111,12 @@ def _sweep(win: float, lose: float, tie: float, reach: npt.NDArray[np.float64],
     sweep_tables(order_t[None], rank_t[None], order_o[None], rank_o[None], cards_t, cards_o,
                  seq, card_a, card_b)
     assert sorted(seq[0].tolist()) == list(range(length))  # every code once
-    out = np.full(cards_t.shape[0], np.nan)
+    out = np.full((2, cards_t.shape[0]), np.nan)
     codes = np.zeros((2, length))
     codes[1] = np.nan  # scratch: only the first row's tail must be zero
-    showdown_sweep(win, lose, tie, reach, cards_t, same, seq[0], card_a, card_b, out, codes,
-                   np.full(52, np.nan))
-    return out
+    showdown_sweep(win, lose, tie, np.stack([reach * 0.0, reach]), 1, cards_t, same, seq, 0,
+                   card_a, card_b, out, codes, np.full(52, np.nan))
+    return out[1]
 
 
 @pytest.mark.parametrize("case", range(len(BOARDS)))

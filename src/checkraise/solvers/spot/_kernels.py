@@ -244,18 +244,27 @@ def strategy(
 
     A locked hand plays its locked strategy whatever the regrets or sums say.
     """
-    _strategy(cum if average else regret, block, count, hands, lock_starts, lock_offsets,
-              lock_mask, lock_values, out, np.empty(hands))
+    out3 = out.reshape((1, count, hands))
+    _strategy((cum if average else regret, regret), 0, block, count, hands, True,
+              (lock_starts, lock_starts), (lock_offsets, lock_offsets),
+              (lock_mask, lock_mask), (lock_values, lock_values), out3, 0, np.empty(hands))
+
+
+@njit
+def _zero(rows: np.ndarray, d: int, n: int) -> None:
+    for h in range(n):
+        rows[d, h] = 0.0
 
 
 @njit
 def _strategy(
-    src: np.ndarray, block: int, count: int, hands: int, lock_starts: np.ndarray,
-    lock_offsets: np.ndarray, lock_mask: np.ndarray, lock_values: np.ndarray,
-    out: np.ndarray, total: np.ndarray,
+    srcs: Pair, actor: int, block: int, count: int, hands: int, locked: bool,
+    lock_starts: Pair, lock_offsets: Pair, lock_mask: Pair, lock_values: Pair,
+    out: np.ndarray, d: int, total: np.ndarray,
 ) -> None:
     # Action-major loops over contiguous hands, so that they vectorise; ``total`` is
     # scratch, as an allocation per node cost more than the loops on small nodes.
+    src = srcs[actor]
     for h in range(hands):
         total[h] = 0.0
     for i in range(count):
@@ -272,16 +281,20 @@ def _strategy(
         for h in range(hands):
             v = src[row + h]
             if total[h] == 0.0:
-                out[i, h] = uniform
+                out[d, i, h] = uniform
             else:
-                out[i, h] = v * total[h] if v > 0.0 else 0.0
-    lock = _lock_of(lock_starts, block)
+                out[d, i, h] = v * total[h] if v > 0.0 else 0.0
+    if not locked:
+        return
+    lock = _lock_of(lock_starts[actor], block)
     if lock >= 0:
-        first = lock_offsets[lock]
+        first = lock_offsets[actor][lock]
+        mask = lock_mask[actor]
+        values = lock_values[actor]
         for h in range(hands):
-            if lock_mask[lock * hands + h]:
+            if mask[lock * hands + h]:
                 for i in range(count):
-                    out[i, h] = lock_values[first + i * hands + h]
+                    out[d, i, h] = values[first + i * hands + h]
 
 
 # frame columns of the explicit walk stack
@@ -307,7 +320,7 @@ def make_buffers(depth: int, actions: int, n_t: int, n_o: int) -> Pair:
         np.zeros((depth, actions, n_t)),
         np.zeros((depth, actions, width)),
         np.zeros((depth, 4, n_t)),
-        np.zeros((2, 52)),
+        np.zeros(52),
         np.zeros((2, n_o + 2 * n_t)),
         np.zeros(width),
     )
@@ -359,11 +372,13 @@ def walk(
     walked; ``reach_t[d]``, ``reach_o[d]`` the reaches arriving at it and
     ``value[d]`` the values it returns.
     """
-    frame, rt, ro, value, child_values, sigma, iso_values, scratch, code_work, total = buffers
+    frame, rt, ro, value, child_values, sigma, iso_values, per_card, code_work, total = buffers
     card_a = codes[2 * trav]
     card_b = codes[2 * trav + 1]
     same_t = same[trav]
     seq_t = seq[trav]
+    regret_t = regret[trav]
+    cum_t = cum[trav]
     perm_t = perm[trav]
     n_t = out.shape[0]
     n_o = reach_o.shape[0]
@@ -373,6 +388,12 @@ def walk(
     pot = params[P_POT]
     phase = params[P_PHASE]
     mode = int(params[P_MODE])
+    # Rows are read in place and arrays picked out of tuples once, here: every view or
+    # tuple item taken in the loop costs two atomic reference counts (a tenth of the time).
+    srcs = cum if mode != MODE_CFR else regret
+    locked = False
+    for p in range(2):
+        locked = locked or lock_starts[p].shape[0] > 0
     frame[0, _F_NODE] = root
     frame[0, _F_BASE] = base0
     frame[0, _F_BASE + 1] = base1
@@ -403,19 +424,19 @@ def walk(
                         live = True
                         break
             if not live:
-                value[d, :] = 0.0
+                _zero(value, d, n_t)
                 done = True
             elif kind == _FOLD:
                 c = commit[node]
                 payoff = -c if nodes[node, _PLAYER] == trav else pot + c
-                fold_sweep(payoff, ro[d], same_t, card_a, card_b, value[d], scratch[0])
+                fold_sweep(payoff, ro, d, same_t, card_a, card_b, value, per_card)
                 done = True
             elif kind == _SHOWDOWN:
                 c = commit[node]
                 row = board_row[board_index(frame[d, _F_TURN], frame[d, _F_RIVER])]
                 showdown_sweep(
-                    pot + c, -c, 0.5 * pot, ro[d], cards_t, same_t, seq_t[row],
-                    card_a, card_b, value[d], code_work, scratch[0],
+                    pot + c, -c, 0.5 * pot, ro, d, cards_t, same_t, seq_t, row,
+                    card_a, card_b, value, code_work, per_card,
                 )
                 done = True
             elif kind == _LEAF:
@@ -426,13 +447,13 @@ def walk(
                     task_reach[slot, 1, :n_o] = ro[d]
                     for j in range(5):
                         task_info[slot, j] = frame[d, _F_BASE + j]
-                    value[d, :] = 0.0
+                    _zero(value, d, n_t)
                 else:
                     value[d, :] = results[slot, 0, :n_t]
                 done = True
             elif kind == _CHANCE:
                 slot = nodes[node, _SLOT]
-                value[d, :] = 0.0
+                _zero(value, d, n_t)
                 frame[d, _F_I] = 0
                 frame[d, _F_CARD] = -1
                 if slot >= 0 and phase == PHASE_COLLECT:
@@ -455,23 +476,24 @@ def walk(
                 hands = cards[actor].shape[0]
                 block = frame[d, _F_BASE + actor] + nodes[node, _OFF + actor]
                 _strategy(
-                    cum[actor] if mode != MODE_CFR else regret[actor], block, count, hands,
-                    lock_starts[actor], lock_offsets[actor], lock_mask[actor],
-                    lock_values[actor], sigma[d], total,
+                    srcs, actor, block, count, hands, locked, lock_starts, lock_offsets,
+                    lock_mask, lock_values, sigma, d, total,
                 )
                 frame[d, _F_I] = 0
-                value[d, :] = 0.0
+                _zero(value, d, n_t)
         else:
             # back from the child at depth d + 1
             i = frame[d, _F_I]
             if kind == _CHANCE:
                 card = frame[d, _F_CARD]
-                iso_values[d, card & 3, :] = value[d + 1]
+                suit = card & 3
                 for h in range(n_t):
+                    iso_values[d, suit, h] = value[d + 1, h]
                     if (cards_t[h, 0] != card) & (cards_t[h, 1] != card):
                         value[d, h] += value[d + 1, h]
             elif nodes[node, _PLAYER] == trav:
-                child_values[d, i, :] = value[d + 1]
+                for h in range(n_t):
+                    child_values[d, i, h] = value[d + 1, h]
             else:
                 for h in range(n_t):
                     value[d, h] += value[d + 1, h]
@@ -487,11 +509,10 @@ def walk(
                 if s < 0:
                     break
                 # The same game as this rank's card of suit s, seen with the suits swapped.
-                swap = perm_t[4 * s + (card & 3)]
-                source = iso_values[d, s]
+                pair = 4 * s + (card & 3)
                 for h in range(n_t):
                     if (cards_t[h, 0] != card) & (cards_t[h, 1] != card):
-                        value[d, h] += source[swap[h]]
+                        value[d, h] += iso_values[d, s, perm_t[pair, h]]
                 frame[d, _F_I] += 1
                 card += 1
             if card < 52:
@@ -538,9 +559,11 @@ def walk(
                 if actor == trav:
                     for h in range(n_t):
                         rt[e, h] = rt[d, h] * sigma[d, i, h]
-                    ro[e, :] = ro[d]
+                    for o in range(n_o):
+                        ro[e, o] = ro[d, o]
                 else:
-                    rt[e, :] = rt[d]
+                    for h in range(n_t):
+                        rt[e, h] = rt[d, h]
                     for o in range(n_o):
                         ro[e, o] = ro[d, o] * sigma[d, i, o]
                 d = e
@@ -549,7 +572,7 @@ def walk(
             if actor == trav:
                 _finish_traverser(
                     d, node, trav, n_t, mode, phase, frame, nodes, sigma, child_values, value,
-                    rt, regret, cum, lock_starts, lock_mask, params,
+                    rt, regret_t, cum_t, locked, lock_starts[trav], lock_mask[trav], params,
                 )
         # return to the parent
         if d == 0:
@@ -562,50 +585,44 @@ def walk(
 def _finish_traverser(
     d: int, node: int, trav: int, n_t: int, mode: int, phase: float, frame: np.ndarray,
     nodes: np.ndarray, sigma: np.ndarray, child_values: np.ndarray, value: np.ndarray,
-    rt: np.ndarray, regret: Pair, cum: Pair, lock_starts: Pair, lock_mask: Pair,
-    params: np.ndarray,
+    rt: np.ndarray, r: np.ndarray, s: np.ndarray, locked: bool, lock_starts: np.ndarray,
+    lock_mask: np.ndarray, params: np.ndarray,
 ) -> None:
     """Value of the traverser's node from its children; regret and average updates."""
     count = nodes[node, _COUNT]
     block = frame[d, _F_BASE + trav] + nodes[node, _OFF + trav]
-    vals = child_values[d]
-    sig = sigma[d]
-    out = value[d]
     if mode == MODE_BEST_RESPONSE:
-        out[:] = vals[0]
+        for h in range(n_t):
+            value[d, h] = child_values[d, 0, h]
         for i in range(1, count):
             for h in range(n_t):
-                out[h] = max(out[h], vals[i, h])
-        lock = _lock_of(lock_starts[trav], block)
+                value[d, h] = max(value[d, h], child_values[d, i, h])
+        lock = _lock_of(lock_starts, block) if locked else -1
         if lock >= 0:
-            masked = lock_mask[trav]
             for h in range(n_t):
-                if masked[lock * n_t + h]:
+                if lock_mask[lock * n_t + h]:
                     total = 0.0
                     for i in range(count):
-                        total += sig[i, h] * vals[i, h]
-                    out[h] = total
+                        total += sigma[d, i, h] * child_values[d, i, h]
+                    value[d, h] = total
         return
     for h in range(n_t):
-        out[h] = sig[0, h] * vals[0, h]
+        value[d, h] = sigma[d, 0, h] * child_values[d, 0, h]
     for i in range(1, count):
         for h in range(n_t):
-            out[h] += sig[i, h] * vals[i, h]
+            value[d, h] += sigma[d, i, h] * child_values[d, i, h]
     if mode != MODE_CFR or phase == PHASE_COLLECT:
         return
-    r = regret[trav]
-    s = cum[trav]
     clip = params[P_CLIP] != 0.0
     positive = params[P_POSITIVE]
     negative = params[P_NEGATIVE]
     weight = params[P_AVG_WEIGHT]
-    reach = rt[d]
     for i in range(count):
         row = block + i * n_t
         for h in range(n_t):
-            r[row + h] = discount_regret(r[row + h] + (vals[i, h] - out[h]), clip, positive,
-                                         negative)
-            s[row + h] += weight * reach[h] * sig[i, h]
+            r[row + h] = discount_regret(r[row + h] + (child_values[d, i, h] - value[d, h]),
+                                         clip, positive, negative)
+            s[row + h] += weight * rt[d, h] * sigma[d, i, h]
 
 
 @parallel_njit

@@ -74,66 +74,66 @@ def sweep_tables(
 
 @njit
 def showdown_sweep(
-    win: float, lose: float, tie: float, reach_o: np.ndarray, cards_t: np.ndarray,
-    same_t: np.ndarray, seq: np.ndarray, card_a: np.ndarray, card_b: np.ndarray,
+    win: float, lose: float, tie: float, reach: np.ndarray, d: int, cards_t: np.ndarray,
+    same_t: np.ndarray, seq: np.ndarray, row: int, card_a: np.ndarray, card_b: np.ndarray,
     out: np.ndarray, codes: np.ndarray, per_card: np.ndarray,
 ) -> None:
-    """Showdown values of the traverser's hands against ``reach_o`` on one runout.
+    """Showdown values of the traverser's hands against ``reach[d]`` into ``out[d]``.
 
-    ``seq`` is the runout's row of :func:`sweep_tables`, ``card_a`` and ``card_b``
+    ``seq[row]`` is the runout's row of :func:`sweep_tables`, ``card_a`` and ``card_b``
     its code cards; ``codes`` is scratch ``(2, n_o + 2 n_t)`` whose first row is
-    zero past ``n_o``, and ``per_card`` scratch of 52.
+    zero past ``n_o``, and ``per_card`` scratch of 52. (Rows are passed with their
+    index, not as views, which would cost reference counting.)
     """
-    n_t = out.shape[0]
-    n_o = reach_o.shape[0]
-    code_reach = codes[0]
-    code_value = codes[1]
+    n_t = out.shape[1]
+    n_o = reach.shape[1]
     for o in range(n_o):
-        code_reach[o] = reach_o[o]
+        codes[0, o] = reach[d, o]
     for c in range(52):
         per_card[c] = 0.0
     acc = 0.0
     # Unsigned codes and cards: numba then indexes without the negative-index fix-up,
     # which was a third of this loop's instructions.
-    for i in range(seq.shape[0]):
-        x = seq[i]
-        r = code_reach[x]
+    for i in range(seq.shape[1]):
+        x = seq[row, i]
+        r = codes[0, x]
         c1 = card_a[x]
         c2 = card_b[x]
         acc += r
         per_card[c1] += r
         per_card[c2] += r
-        code_value[x] = acc - per_card[c1] - per_card[c2]
+        codes[1, x] = acc - per_card[c1] - per_card[c2]
     # acc and per_card now hold the totals: the compatible mass of each hand.
     for h in range(n_t):
         c1 = cards_t[h, 0]
         c2 = cards_t[h, 1]
         s = same_t[h]
         # The opponent's copy of this very hand was subtracted twice and added once.
-        back = reach_o[s] if s >= 0 else 0.0
+        back = reach[d, s] if s >= 0 else 0.0
         compat = acc - per_card[c1] - per_card[c2] + back
-        beaten = code_value[n_o + h]
-        at_most = code_value[n_o + n_t + h] + back
-        out[h] = win * beaten + lose * (compat - at_most) + tie * (at_most - beaten)
+        beaten = codes[1, n_o + h]
+        at_most = codes[1, n_o + n_t + h] + back
+        out[d, h] = win * beaten + lose * (compat - at_most) + tie * (at_most - beaten)
 
 
 @njit
 def fold_sweep(
-    payoff: float, reach_o: np.ndarray, same_t: np.ndarray, card_a: np.ndarray,
+    payoff: float, reach: np.ndarray, d: int, same_t: np.ndarray, card_a: np.ndarray,
     card_b: np.ndarray, out: np.ndarray, per_card: np.ndarray,
 ) -> None:
-    """``payoff`` times the opponent reach compatible with each traverser hand.
+    """``payoff`` times the opponent reach ``reach[d]`` compatible with each traverser
+    hand, into ``out[d]``.
 
     The sums of :func:`checkraise.solvers.spot._kernels.fold_values` in the same order,
     with the unsigned code cards of :func:`sweep_tables` (``per_card`` scratch of 52).
     """
-    n_t = out.shape[0]
-    n_o = reach_o.shape[0]
+    n_t = out.shape[1]
+    n_o = reach.shape[1]
     for c in range(52):
         per_card[c] = 0.0
     total = 0.0
     for o in range(n_o):
-        r = reach_o[o]
+        r = reach[d, o]
         total += r
         per_card[card_a[o]] += r
         per_card[card_b[o]] += r
@@ -141,5 +141,5 @@ def fold_sweep(
         s = same_t[h]
         compat = total - per_card[card_a[n_o + h]] - per_card[card_b[n_o + h]]
         if s >= 0:
-            compat += reach_o[s]
-        out[h] = payoff * compat
+            compat += reach[d, s]
+        out[d, h] = payoff * compat
