@@ -245,7 +245,7 @@ def strategy(
     A locked hand plays its locked strategy whatever the regrets or sums say.
     """
     out3 = out.reshape((1, count, hands))
-    _strategy((cum if average else regret, regret), 0, block, count, hands, True,
+    _strategy(cum if average else regret, 0, block, count, hands, True,
               (lock_starts, lock_starts), (lock_offsets, lock_offsets),
               (lock_mask, lock_mask), (lock_values, lock_values), out3, 0, np.empty(hands))
 
@@ -258,13 +258,12 @@ def _zero(rows: np.ndarray, d: int, n: int) -> None:
 
 @njit
 def _strategy(
-    srcs: Pair, actor: int, block: int, count: int, hands: int, locked: bool,
+    src: np.ndarray, actor: int, block: int, count: int, hands: int, locked: bool,
     lock_starts: Pair, lock_offsets: Pair, lock_mask: Pair, lock_values: Pair,
     out: np.ndarray, d: int, total: np.ndarray,
 ) -> None:
     # Action-major loops over contiguous hands, so that they vectorise; ``total`` is
     # scratch, as an allocation per node cost more than the loops on small nodes.
-    src = srcs[actor]
     for h in range(hands):
         total[h] = 0.0
     for i in range(count):
@@ -390,7 +389,8 @@ def walk(
     mode = int(params[P_MODE])
     # Rows are read in place and arrays picked out of tuples once, here: every view or
     # tuple item taken in the loop costs two atomic reference counts (a tenth of the time).
-    srcs = cum if mode != MODE_CFR else regret
+    src_t = cum[trav] if mode != MODE_CFR else regret[trav]
+    src_o = cum[other] if mode != MODE_CFR else regret[other]
     locked = False
     for p in range(2):
         locked = locked or lock_starts[p].shape[0] > 0
@@ -473,12 +473,14 @@ def walk(
             else:
                 actor = nodes[node, _PLAYER]
                 count = nodes[node, _COUNT]
-                hands = cards[actor].shape[0]
                 block = frame[d, _F_BASE + actor] + nodes[node, _OFF + actor]
-                _strategy(
-                    srcs, actor, block, count, hands, locked, lock_starts, lock_offsets,
-                    lock_mask, lock_values, sigma, d, total,
-                )
+                # Two calls rather than one on a chosen array: choosing one counts a reference.
+                if actor == trav:
+                    _strategy(src_t, actor, block, count, n_t, locked, lock_starts, lock_offsets,
+                              lock_mask, lock_values, sigma, d, total)
+                else:
+                    _strategy(src_o, actor, block, count, n_o, locked, lock_starts, lock_offsets,
+                              lock_mask, lock_values, sigma, d, total)
                 frame[d, _F_I] = 0
                 _zero(value, d, n_t)
         else:
