@@ -114,7 +114,7 @@ def _sweep(win: float, lose: float, tie: float, reach: npt.NDArray[np.float64],
     out = np.full((2, cards_t.shape[0]), np.nan)
     codes = np.zeros((2, length))
     codes[1] = np.nan  # scratch: only the first row's tail must be zero
-    showdown_sweep(win, lose, tie, np.stack([reach * 0.0, reach]), 1, cards_t, same, seq, 0,
+    showdown_sweep(win, lose, tie, np.stack([reach * 0.0, reach]), 1, same, seq, 0,
                    card_a, card_b, out, codes, np.full(52, np.nan))
     return out[1]
 

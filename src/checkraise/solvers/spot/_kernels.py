@@ -435,7 +435,7 @@ def walk(
                 c = commit[node]
                 row = board_row[board_index(frame[d, _F_TURN], frame[d, _F_RIVER])]
                 showdown_sweep(
-                    pot + c, -c, 0.5 * pot, ro, d, cards_t, same_t, seq_t, row,
+                    pot + c, -c, 0.5 * pot, ro, d, same_t, seq_t, row,
                     card_a, card_b, value, code_work, per_card,
                 )
                 done = True

@@ -74,8 +74,8 @@ def sweep_tables(
 
 @njit
 def showdown_sweep(
-    win: float, lose: float, tie: float, reach: np.ndarray, d: int, cards_t: np.ndarray,
-    same_t: np.ndarray, seq: np.ndarray, row: int, card_a: np.ndarray, card_b: np.ndarray,
+    win: float, lose: float, tie: float, reach: np.ndarray, d: int, same_t: np.ndarray,
+    seq: np.ndarray, row: int, card_a: np.ndarray, card_b: np.ndarray,
     out: np.ndarray, codes: np.ndarray, per_card: np.ndarray,
 ) -> None:
     """Showdown values of the traverser's hands against ``reach[d]`` into ``out[d]``.
@@ -100,13 +100,17 @@ def showdown_sweep(
         c1 = card_a[x]
         c2 = card_b[x]
         acc += r
-        per_card[c1] += r
-        per_card[c2] += r
-        codes[1, x] = acc - per_card[c1] - per_card[c2]
+        # The sums kept in registers: read back from memory, the first one waited for
+        # the store of the second (the compiler cannot know that c1 != c2).
+        p1 = per_card[c1] + r
+        per_card[c1] = p1
+        p2 = per_card[c2] + r
+        per_card[c2] = p2
+        codes[1, x] = acc - p1 - p2
     # acc and per_card now hold the totals: the compatible mass of each hand.
     for h in range(n_t):
-        c1 = cards_t[h, 0]
-        c2 = cards_t[h, 1]
+        c1 = card_a[n_o + h]
+        c2 = card_b[n_o + h]
         s = same_t[h]
         # The opponent's copy of this very hand was subtracted twice and added once.
         back = reach[d, s] if s >= 0 else 0.0
