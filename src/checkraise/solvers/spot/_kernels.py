@@ -63,7 +63,8 @@ P_CLIP = 3
 P_AVG_WEIGHT = 4
 P_MODE = 5
 P_PHASE = 6
-NUM_PARAMS = 7
+P_SKIP = 7  # 1: skip the leaves and opponent strategies no opponent hand reaches
+NUM_PARAMS = 8
 
 MODE_CFR = 0  # update regrets and strategy sums of the traverser
 MODE_BEST_RESPONSE = 1  # traverser best-responds to the average strategy
@@ -387,6 +388,7 @@ def walk(
     pot = params[P_POT]
     phase = params[P_PHASE]
     mode = int(params[P_MODE])
+    skip = params[P_SKIP] != 0.0
     # Rows are read in place and arrays picked out of tuples once, here: every view or
     # tuple item taken in the loop costs two atomic reference counts (a tenth of the time).
     src_t = cum[trav] if mode != MODE_CFR else regret[trav]
@@ -412,18 +414,23 @@ def walk(
             entered = False
             # Nothing below matters when no opponent hand gets here, except that CFR
             # still averages the traverser's strategy where his own hands do.
-            live = phase == PHASE_COLLECT
-            if not live:
-                for o in range(n_o):
-                    if ro[d, o] != 0.0:
-                        live = True
-                        break
+            reached = False
+            for o in range(n_o):
+                if ro[d, o] != 0.0:
+                    reached = True
+                    break
+            live = reached or phase == PHASE_COLLECT
             if not live and mode == MODE_CFR:
                 for h in range(n_t):
                     if rt[d, h] != 0.0:
                         live = True
                         break
             if not live:
+                _zero(value, d, n_t)
+                done = True
+            elif skip and not reached and kind <= _SHOWDOWN:  # a fold or a showdown
+                # CFR walks on where only the traverser's hands get (for his averages),
+                # but a leaf no opponent hand reaches is worth nothing: skip its sweep.
                 _zero(value, d, n_t)
                 done = True
             elif kind == _FOLD:
@@ -478,6 +485,10 @@ def walk(
                 if actor == trav:
                     _strategy(src_t, actor, block, count, n_t, locked, lock_starts, lock_offsets,
                               lock_mask, lock_values, sigma, d, total)
+                elif skip and not reached:
+                    # The opponent's children get zero reach whatever his strategy (the
+                    # row of sigma is stale but finite): it need not be computed.
+                    pass
                 else:
                     _strategy(src_o, actor, block, count, n_o, locked, lock_starts, lock_offsets,
                               lock_mask, lock_values, sigma, d, total)

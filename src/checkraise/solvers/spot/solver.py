@@ -220,6 +220,8 @@ class SpotSolver:
         self.discounted = discount is not None
         self.iteration = 0
         self.seconds = 0.0
+        # Off only in tests: the walk then sweeps leaves no opponent hand reaches too.
+        self._skip_unreached = True
         self.board = tuple(spot.board)
         self.board_mask = sum(1 << c for c in self.board)
         if reach is not None and (not isinstance(reach, (tuple, list)) or len(reach) != 2):
@@ -586,6 +588,7 @@ class SpotSolver:
         params[K.P_CLIP] = 1.0 if self.clip else 0.0
         params[K.P_POSITIVE] = 1.0
         params[K.P_NEGATIVE] = 1.0
+        params[K.P_SKIP] = 1.0 if self._skip_unreached else 0.0
         return params
 
     def iterate(self, iterations: int = 1) -> None:
