@@ -630,12 +630,27 @@ def _finish_traverser(
     positive = params[P_POSITIVE]
     negative = params[P_NEGATIVE]
     weight = params[P_AVG_WEIGHT]
+    # Where none of the traverser's hands gets, the sums would only gain zeros: leave
+    # them alone, which saves reading and writing them (the walk is memory-bound there).
+    own = params[P_SKIP] == 0.0
+    if not own:
+        for h in range(n_t):
+            if rt[d, h] != 0.0:
+                own = True
+                break
     for i in range(count):
         row = block + i * n_t
-        for h in range(n_t):
-            r[row + h] = discount_regret(r[row + h] + (child_values[d, i, h] - value[d, h]),
-                                         clip, positive, negative)
-            s[row + h] += weight * rt[d, h] * sigma[d, i, h]
+        if own:
+            for h in range(n_t):
+                r[row + h] = discount_regret(
+                    r[row + h] + (child_values[d, i, h] - value[d, h]), clip, positive,
+                    negative)
+                s[row + h] += weight * rt[d, h] * sigma[d, i, h]
+        else:
+            for h in range(n_t):
+                r[row + h] = discount_regret(
+                    r[row + h] + (child_values[d, i, h] - value[d, h]), clip, positive,
+                    negative)
 
 
 @parallel_njit
