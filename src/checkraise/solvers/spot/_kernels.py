@@ -8,7 +8,9 @@ regrets and the strategy sums, so memory is what the strategies need.
 Terminal values come from a sorted sweep with card-removal corrections (O(n) per
 terminal once the hands are sorted by strength on each river board):
 a hand's opponents that hold one of its cards are subtracted by per-card sums, and
-the opponent holding the very same two cards is never counted, as it ties.
+the opponent holding the very same two cards is never counted, as it ties. The walk
+runs the same sums as one branch-free pass over an order of both players' hands merged
+once per runout (:mod:`._sweep`); ``showdown_values`` stays as its two-list twin.
 
 Parallel runs split the walk at the first layer of chance nodes: a first pass
 records the reaches that arrive there, the cards below are solved as independent
@@ -18,8 +20,8 @@ order in both cases, so one core and two give the same numbers.
 
 Arrays: ``nodes[node, column]`` (see the ``_KIND`` ... constants), ``commit``;
 per player ``cards[p]`` (hands, 2), ``same[p]`` (index of the same combo in the
-other player's list or -1), ``order[p]`` / ``rank[p]`` (boards, hands) the hands
-sorted by strength on each river board and their strengths, ``regret[p]`` and
+other player's list or -1), ``seq[p]`` (boards, codes) and ``codes`` (each code's two
+cards, per player) the merged showdown orders of :mod:`._sweep`, ``regret[p]`` and
 ``cum[p]`` the flat buffers, and the lock tables.
 """
 
@@ -32,6 +34,7 @@ import numpy as np
 from checkraise._numba import njit, parallel_njit, prange
 from checkraise.evaluator._kernels import rank7
 from checkraise.solvers._public_kernels import discount_regret
+from checkraise.solvers.spot._sweep import fold_sweep, showdown_sweep
 
 Pair = tuple[Any, ...]
 """A per-player pair of arrays (numba UniTuple), or a bundle of work arrays."""
@@ -60,7 +63,8 @@ P_CLIP = 3
 P_AVG_WEIGHT = 4
 P_MODE = 5
 P_PHASE = 6
-NUM_PARAMS = 7
+P_SKIP = 7  # 1: skip the leaves and opponent strategies no opponent hand reaches
+NUM_PARAMS = 8
 
 MODE_CFR = 0  # update regrets and strategy sums of the traverser
 MODE_BEST_RESPONSE = 1  # traverser best-responds to the average strategy
@@ -241,9 +245,28 @@ def strategy(
 
     A locked hand plays its locked strategy whatever the regrets or sums say.
     """
-    src = cum if average else regret
-    # Action-major loops over contiguous hands, so that they vectorise.
-    total = np.zeros(hands)
+    out3 = out.reshape((1, count, hands))
+    _strategy(cum if average else regret, 0, block, count, hands, True,
+              (lock_starts, lock_starts), (lock_offsets, lock_offsets),
+              (lock_mask, lock_mask), (lock_values, lock_values), out3, 0, np.empty(hands))
+
+
+@njit
+def _zero(rows: np.ndarray, d: int, n: int) -> None:
+    for h in range(n):
+        rows[d, h] = 0.0
+
+
+@njit
+def _strategy(
+    src: np.ndarray, actor: int, block: int, count: int, hands: int, locked: bool,
+    lock_starts: Pair, lock_offsets: Pair, lock_mask: Pair, lock_values: Pair,
+    out: np.ndarray, d: int, total: np.ndarray,
+) -> None:
+    # Action-major loops over contiguous hands, so that they vectorise; ``total`` is
+    # scratch, as an allocation per node cost more than the loops on small nodes.
+    for h in range(hands):
+        total[h] = 0.0
     for i in range(count):
         row = block + i * hands
         for h in range(hands):
@@ -258,16 +281,20 @@ def strategy(
         for h in range(hands):
             v = src[row + h]
             if total[h] == 0.0:
-                out[i, h] = uniform
+                out[d, i, h] = uniform
             else:
-                out[i, h] = v * total[h] if v > 0.0 else 0.0
-    lock = _lock_of(lock_starts, block)
+                out[d, i, h] = v * total[h] if v > 0.0 else 0.0
+    if not locked:
+        return
+    lock = _lock_of(lock_starts[actor], block)
     if lock >= 0:
-        first = lock_offsets[lock]
+        first = lock_offsets[actor][lock]
+        mask = lock_mask[actor]
+        values = lock_values[actor]
         for h in range(hands):
-            if lock_mask[lock * hands + h]:
+            if mask[lock * hands + h]:
                 for i in range(count):
-                    out[i, h] = lock_values[first + i * hands + h]
+                    out[d, i, h] = values[first + i * hands + h]
 
 
 # frame columns of the explicit walk stack
@@ -293,7 +320,9 @@ def make_buffers(depth: int, actions: int, n_t: int, n_o: int) -> Pair:
         np.zeros((depth, actions, n_t)),
         np.zeros((depth, actions, width)),
         np.zeros((depth, 4, n_t)),
-        np.zeros((2, 52)),
+        np.zeros(52),
+        np.zeros((2, n_o + 2 * n_t)),
+        np.zeros(width),
     )
 
 
@@ -331,7 +360,7 @@ def walk(
     root: int, trav: int, base0: int, base1: int, turn: int, river: int, dealt: int,
     reach_t: np.ndarray, reach_o: np.ndarray, out: np.ndarray,
     nodes: np.ndarray, commit: np.ndarray, board_row: np.ndarray, cards: Pair,
-    same: Pair, order: Pair, rank: Pair, regret: Pair, cum: Pair, lock_starts: Pair,
+    same: Pair, seq: Pair, codes: Pair, regret: Pair, cum: Pair, lock_starts: Pair,
     lock_offsets: Pair, lock_mask: Pair, lock_values: Pair, params: np.ndarray,
     task_reach: np.ndarray, task_info: np.ndarray, results: np.ndarray, iso_pairs: np.ndarray,
     perm: Pair, first_slot: np.ndarray, buffers: Pair,
@@ -343,7 +372,13 @@ def walk(
     walked; ``reach_t[d]``, ``reach_o[d]`` the reaches arriving at it and
     ``value[d]`` the values it returns.
     """
-    frame, rt, ro, value, child_values, sigma, iso_values, scratch = buffers
+    frame, rt, ro, value, child_values, sigma, iso_values, per_card, code_work, total = buffers
+    card_a = codes[2 * trav]
+    card_b = codes[2 * trav + 1]
+    same_t = same[trav]
+    seq_t = seq[trav]
+    regret_t = regret[trav]
+    cum_t = cum[trav]
     perm_t = perm[trav]
     n_t = out.shape[0]
     n_o = reach_o.shape[0]
@@ -353,6 +388,14 @@ def walk(
     pot = params[P_POT]
     phase = params[P_PHASE]
     mode = int(params[P_MODE])
+    skip = params[P_SKIP] != 0.0
+    # Rows are read in place and arrays picked out of tuples once, here: every view or
+    # tuple item taken in the loop costs two atomic reference counts (a tenth of the time).
+    src_t = cum[trav] if mode != MODE_CFR else regret[trav]
+    src_o = cum[other] if mode != MODE_CFR else regret[other]
+    locked = False
+    for p in range(2):
+        locked = locked or lock_starts[p].shape[0] > 0
     frame[0, _F_NODE] = root
     frame[0, _F_BASE] = base0
     frame[0, _F_BASE + 1] = base1
@@ -371,32 +414,36 @@ def walk(
             entered = False
             # Nothing below matters when no opponent hand gets here, except that CFR
             # still averages the traverser's strategy where his own hands do.
-            live = phase == PHASE_COLLECT
-            if not live:
-                for o in range(n_o):
-                    if ro[d, o] != 0.0:
-                        live = True
-                        break
+            reached = False
+            for o in range(n_o):
+                if ro[d, o] != 0.0:
+                    reached = True
+                    break
+            live = reached or phase == PHASE_COLLECT
             if not live and mode == MODE_CFR:
                 for h in range(n_t):
                     if rt[d, h] != 0.0:
                         live = True
                         break
             if not live:
-                value[d, :] = 0.0
+                _zero(value, d, n_t)
+                done = True
+            elif skip and not reached and kind <= _SHOWDOWN:  # a fold or a showdown
+                # CFR walks on where only the traverser's hands get (for his averages),
+                # but a leaf no opponent hand reaches is worth nothing: skip its sweep.
+                _zero(value, d, n_t)
                 done = True
             elif kind == _FOLD:
                 c = commit[node]
                 payoff = -c if nodes[node, _PLAYER] == trav else pot + c
-                _fold(payoff, ro[d], cards_t, cards_o, same[trav], value[d], scratch)
+                fold_sweep(payoff, ro, d, same_t, card_a, card_b, value, per_card)
                 done = True
             elif kind == _SHOWDOWN:
                 c = commit[node]
                 row = board_row[board_index(frame[d, _F_TURN], frame[d, _F_RIVER])]
-                _showdown(
-                    pot + c, -c, 0.5 * pot, ro[d], cards_t, cards_o, same[trav],
-                    order[trav][row], rank[trav][row], order[other][row], rank[other][row],
-                    value[d], scratch,
+                showdown_sweep(
+                    pot + c, -c, 0.5 * pot, ro, d, same_t, seq_t, row,
+                    card_a, card_b, value, code_work, per_card,
                 )
                 done = True
             elif kind == _LEAF:
@@ -407,13 +454,13 @@ def walk(
                     task_reach[slot, 1, :n_o] = ro[d]
                     for j in range(5):
                         task_info[slot, j] = frame[d, _F_BASE + j]
-                    value[d, :] = 0.0
+                    _zero(value, d, n_t)
                 else:
                     value[d, :] = results[slot, 0, :n_t]
                 done = True
             elif kind == _CHANCE:
                 slot = nodes[node, _SLOT]
-                value[d, :] = 0.0
+                _zero(value, d, n_t)
                 frame[d, _F_I] = 0
                 frame[d, _F_CARD] = -1
                 if slot >= 0 and phase == PHASE_COLLECT:
@@ -433,26 +480,33 @@ def walk(
             else:
                 actor = nodes[node, _PLAYER]
                 count = nodes[node, _COUNT]
-                hands = cards[actor].shape[0]
                 block = frame[d, _F_BASE + actor] + nodes[node, _OFF + actor]
-                strategy(
-                    regret[actor], cum[actor], block, count, hands, mode != MODE_CFR,
-                    lock_starts[actor], lock_offsets[actor], lock_mask[actor],
-                    lock_values[actor], sigma[d],
-                )
+                # Two calls rather than one on a chosen array: choosing one counts a reference.
+                if actor == trav:
+                    _strategy(src_t, actor, block, count, n_t, locked, lock_starts, lock_offsets,
+                              lock_mask, lock_values, sigma, d, total)
+                elif skip and not reached:
+                    # The opponent's children get zero reach whatever his strategy (the
+                    # row of sigma is stale but finite): it need not be computed.
+                    pass
+                else:
+                    _strategy(src_o, actor, block, count, n_o, locked, lock_starts, lock_offsets,
+                              lock_mask, lock_values, sigma, d, total)
                 frame[d, _F_I] = 0
-                value[d, :] = 0.0
+                _zero(value, d, n_t)
         else:
             # back from the child at depth d + 1
             i = frame[d, _F_I]
             if kind == _CHANCE:
                 card = frame[d, _F_CARD]
-                iso_values[d, card & 3, :] = value[d + 1]
+                suit = card & 3
                 for h in range(n_t):
-                    if cards_t[h, 0] != card and cards_t[h, 1] != card:
+                    iso_values[d, suit, h] = value[d + 1, h]
+                    if (cards_t[h, 0] != card) & (cards_t[h, 1] != card):
                         value[d, h] += value[d + 1, h]
             elif nodes[node, _PLAYER] == trav:
-                child_values[d, i, :] = value[d + 1]
+                for h in range(n_t):
+                    child_values[d, i, h] = value[d + 1, h]
             else:
                 for h in range(n_t):
                     value[d, h] += value[d + 1, h]
@@ -468,11 +522,10 @@ def walk(
                 if s < 0:
                     break
                 # The same game as this rank's card of suit s, seen with the suits swapped.
-                swap = perm_t[4 * s + (card & 3)]
-                source = iso_values[d, s]
+                pair = 4 * s + (card & 3)
                 for h in range(n_t):
-                    if cards_t[h, 0] != card and cards_t[h, 1] != card:
-                        value[d, h] += source[swap[h]]
+                    if (cards_t[h, 0] != card) & (cards_t[h, 1] != card):
+                        value[d, h] += iso_values[d, s, perm_t[pair, h]]
                 frame[d, _F_I] += 1
                 card += 1
             if card < 52:
@@ -494,10 +547,10 @@ def walk(
                     frame[e, _F_RIVER] = card
                 frame[e, _F_DEALT] = dealt_here | (1 << card)
                 for h in range(n_t):
-                    hit = cards_t[h, 0] == card or cards_t[h, 1] == card
+                    hit = (cards_t[h, 0] == card) | (cards_t[h, 1] == card)
                     rt[e, h] = 0.0 if hit else rt[d, h]
                 for o in range(n_o):
-                    hit = cards_o[o, 0] == card or cards_o[o, 1] == card
+                    hit = (cards_o[o, 0] == card) | (cards_o[o, 1] == card)
                     ro[e, o] = 0.0 if hit else ro[d, o]
                 d = e
                 entered = True
@@ -519,9 +572,11 @@ def walk(
                 if actor == trav:
                     for h in range(n_t):
                         rt[e, h] = rt[d, h] * sigma[d, i, h]
-                    ro[e, :] = ro[d]
+                    for o in range(n_o):
+                        ro[e, o] = ro[d, o]
                 else:
-                    rt[e, :] = rt[d]
+                    for h in range(n_t):
+                        rt[e, h] = rt[d, h]
                     for o in range(n_o):
                         ro[e, o] = ro[d, o] * sigma[d, i, o]
                 d = e
@@ -530,7 +585,7 @@ def walk(
             if actor == trav:
                 _finish_traverser(
                     d, node, trav, n_t, mode, phase, frame, nodes, sigma, child_values, value,
-                    rt, regret, cum, lock_starts, lock_mask, params,
+                    rt, regret_t, cum_t, locked, lock_starts[trav], lock_mask[trav], params,
                 )
         # return to the parent
         if d == 0:
@@ -543,50 +598,59 @@ def walk(
 def _finish_traverser(
     d: int, node: int, trav: int, n_t: int, mode: int, phase: float, frame: np.ndarray,
     nodes: np.ndarray, sigma: np.ndarray, child_values: np.ndarray, value: np.ndarray,
-    rt: np.ndarray, regret: Pair, cum: Pair, lock_starts: Pair, lock_mask: Pair,
-    params: np.ndarray,
+    rt: np.ndarray, r: np.ndarray, s: np.ndarray, locked: bool, lock_starts: np.ndarray,
+    lock_mask: np.ndarray, params: np.ndarray,
 ) -> None:
     """Value of the traverser's node from its children; regret and average updates."""
     count = nodes[node, _COUNT]
     block = frame[d, _F_BASE + trav] + nodes[node, _OFF + trav]
-    vals = child_values[d]
-    sig = sigma[d]
-    out = value[d]
     if mode == MODE_BEST_RESPONSE:
-        out[:] = vals[0]
+        for h in range(n_t):
+            value[d, h] = child_values[d, 0, h]
         for i in range(1, count):
             for h in range(n_t):
-                out[h] = max(out[h], vals[i, h])
-        lock = _lock_of(lock_starts[trav], block)
+                value[d, h] = max(value[d, h], child_values[d, i, h])
+        lock = _lock_of(lock_starts, block) if locked else -1
         if lock >= 0:
-            masked = lock_mask[trav]
             for h in range(n_t):
-                if masked[lock * n_t + h]:
+                if lock_mask[lock * n_t + h]:
                     total = 0.0
                     for i in range(count):
-                        total += sig[i, h] * vals[i, h]
-                    out[h] = total
+                        total += sigma[d, i, h] * child_values[d, i, h]
+                    value[d, h] = total
         return
     for h in range(n_t):
-        out[h] = sig[0, h] * vals[0, h]
+        value[d, h] = sigma[d, 0, h] * child_values[d, 0, h]
     for i in range(1, count):
         for h in range(n_t):
-            out[h] += sig[i, h] * vals[i, h]
+            value[d, h] += sigma[d, i, h] * child_values[d, i, h]
     if mode != MODE_CFR or phase == PHASE_COLLECT:
         return
-    r = regret[trav]
-    s = cum[trav]
     clip = params[P_CLIP] != 0.0
     positive = params[P_POSITIVE]
     negative = params[P_NEGATIVE]
     weight = params[P_AVG_WEIGHT]
-    reach = rt[d]
+    # Where none of the traverser's hands gets, the sums would only gain zeros: leave
+    # them alone, which saves reading and writing them (the walk is memory-bound there).
+    own = params[P_SKIP] == 0.0
+    if not own:
+        for h in range(n_t):
+            if rt[d, h] != 0.0:
+                own = True
+                break
     for i in range(count):
         row = block + i * n_t
-        for h in range(n_t):
-            r[row + h] = discount_regret(r[row + h] + (vals[i, h] - out[h]), clip, positive,
-                                         negative)
-            s[row + h] += weight * reach[h] * sig[i, h]
+        if own:
+            for h in range(n_t):
+                r[row + h] = discount_regret(
+                    r[row + h] + (child_values[d, i, h] - value[d, h]), clip, positive,
+                    negative)
+                s[row + h] += weight * rt[d, h] * sigma[d, i, h]
+        else:
+            for h in range(n_t):
+                r[row + h] = discount_regret(
+                    r[row + h] + (child_values[d, i, h] - value[d, h]), clip, positive,
+                    negative)
 
 
 @parallel_njit
@@ -594,7 +658,7 @@ def run_tasks(
     task_slot: np.ndarray, task_k: np.ndarray, task_card: np.ndarray, chance_node: np.ndarray,
     chunks: int, depth: int, actions: int, trav: int, n_t: int, n_o: int,
     nodes: np.ndarray, commit: np.ndarray, board_row: np.ndarray, cards: Pair, same: Pair,
-    order: Pair, rank: Pair, regret: Pair, cum: Pair, lock_starts: Pair,
+    seq: Pair, codes: Pair, regret: Pair, cum: Pair, lock_starts: Pair,
     lock_offsets: Pair, lock_mask: Pair, lock_values: Pair, params: np.ndarray,
     task_reach: np.ndarray, task_info: np.ndarray, results: np.ndarray, iso_pairs: np.ndarray,
     perm: Pair, first_slot: np.ndarray,
@@ -615,10 +679,10 @@ def run_tasks(
             k = task_k[t]
             card = task_card[t]
             for h in range(n_t):
-                hit = cards_t[h, 0] == card or cards_t[h, 1] == card
+                hit = (cards_t[h, 0] == card) | (cards_t[h, 1] == card)
                 child_t[h] = 0.0 if hit else task_reach[slot, 0, h]
             for o in range(n_o):
-                hit = cards_o[o, 0] == card or cards_o[o, 1] == card
+                hit = (cards_o[o, 0] == card) | (cards_o[o, 1] == card)
                 child_o[o] = 0.0 if hit else task_reach[slot, 1, o]
             stored = first_slot[card]
             b0 = task_info[slot, 0] + nodes[node, _OFF] + stored * nodes[node, _STRIDE]
@@ -632,7 +696,7 @@ def run_tasks(
             out = results[slot, k, :n_t]
             walk(
                 nodes[node, _START], trav, b0, b1, turn, river, task_info[slot, 4] | (1 << card),
-                child_t, child_o, out, nodes, commit, board_row, cards, same, order, rank,
+                child_t, child_o, out, nodes, commit, board_row, cards, same, seq, codes,
                 regret, cum, lock_starts, lock_offsets, lock_mask, lock_values, params,
                 task_reach, task_info, results, iso_pairs, perm, first_slot, buffers,
             )

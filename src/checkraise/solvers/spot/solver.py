@@ -27,6 +27,7 @@ import numpy.typing as npt
 from checkraise.cards import COMBO_CARDS, NUM_COMBOS, parse_card
 from checkraise.errors import CheckraiseError, ConfigError, one_of
 from checkraise.solvers.spot import _kernels as K
+from checkraise.solvers.spot._sweep import sweep_tables
 from checkraise.solvers.spot.config import Spot
 from checkraise.solvers.spot.tree import CHANCE, DECISION, LEAF, SpotTree, build_tree
 from checkraise.solvers.vectorised import VECTORISED_ALGORITHMS
@@ -219,6 +220,8 @@ class SpotSolver:
         self.discounted = discount is not None
         self.iteration = 0
         self.seconds = 0.0
+        # Off only in tests: the walk then sweeps leaves no opponent hand reaches too.
+        self._skip_unreached = True
         self.board = tuple(spot.board)
         self.board_mask = sum(1 << c for c in self.board)
         if reach is not None and (not isinstance(reach, (tuple, list)) or len(reach) != 2):
@@ -317,19 +320,33 @@ class SpotSolver:
             K.showdown_tables(board, boards, self.cards[p], order, rank)
             self.order.append(order)
             self.rank.append(rank)
+        # Per traverser, the two players' sorted hands merged once per runout.
+        self.seq: list[npt.NDArray[np.uint16]] = []
+        codes: list[npt.NDArray[np.uint8]] = []
+        for p in range(2):
+            length = self.hands[1 - p] + 2 * self.hands[p]
+            seq = np.empty((len(runouts), length), np.uint16)
+            card_a = np.empty(length, np.uint8)
+            card_b = np.empty(length, np.uint8)
+            sweep_tables(self.order[p], self.rank[p], self.order[1 - p], self.rank[1 - p],
+                         self.cards[p], self.cards[1 - p], seq, card_a, card_b)
+            self.seq.append(seq)
+            codes += [card_a, card_b]
+        self.codes = tuple(codes)
 
     @property
     def memory_bytes(self) -> int:
         """Bytes of the regret and strategy buffers and the showdown tables."""
         buffers = sum(a.nbytes for a in (*self.regret, *self.cum))
-        return buffers + sum(a.nbytes for a in (*self.order, *self.rank))
+        tables = sum(a.nbytes for a in (*self.order, *self.rank))
+        return buffers + tables + sum(a.nbytes for a in self.seq)
 
     # ------------------------------------------------------------------ walking
     def _args(self) -> _Tables:
         t = self._lock_tables
         return (
             self.nodes, self.tree.commit, self.board_row, self.cards, self.same,
-            tuple(self.order), tuple(self.rank), self.regret, self.cum, t[0], t[1], t[2], t[3],
+            tuple(self.seq), self.codes, self.regret, self.cum, t[0], t[1], t[2], t[3],
         )
 
     def _walk(self, trav: int, params: FloatArray) -> FloatArray:
@@ -571,6 +588,7 @@ class SpotSolver:
         params[K.P_CLIP] = 1.0 if self.clip else 0.0
         params[K.P_POSITIVE] = 1.0
         params[K.P_NEGATIVE] = 1.0
+        params[K.P_SKIP] = 1.0 if self._skip_unreached else 0.0
         return params
 
     def iterate(self, iterations: int = 1) -> None:
@@ -944,7 +962,10 @@ def estimate_memory(spot: Spot, precision: str = "float64", isomorphism: bool = 
     tree = build_tree(spot, hands, first_outcomes=first)
     item = 4 if precision == "float32" else 8
     runouts = {3: 49 * 48 // 2, 4: 48, 5: 1}[len(spot.board)]
-    return 2 * item * sum(tree.storage) + 2 * 4 * runouts * sum(hands)
+    # order and rank (4 bytes each), and the merged sweeps: n_o + 2 n_t codes of 2 bytes
+    # per traverser, 3 (n_0 + n_1) in all
+    tables = 2 * 4 * runouts * sum(hands) + 2 * 3 * runouts * sum(hands)
+    return 2 * item * sum(tree.storage) + tables
 
 
 def _swap_combos(s: int, t: int) -> npt.NDArray[np.int64]:
