@@ -166,6 +166,19 @@ def test_blueprint_section_runs_as_written(
     assert (tmp_path / "out" / "bp" / "blueprint.npz").is_file()
 
 
+def test_resolve_section_runs_as_written(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    commands = tour_commands(README.read_text(encoding="utf-8"),
+                             "## Re-solving during play: the `resolve` bot")
+    assert [words[:2] for words, _ in commands] == [["match", "resolve:mode=unsafe"],
+                                                    ["match", "resolve:mode=safe,gadget=maxmargin,"
+                                                     "iterations=200"]]
+    for words, _ in commands:
+        assert main([*words, "--workers", "1"]) == 0, words
+
+
 def test_browser_section_serves_as_written(tmp_path: Path) -> None:
     """``serve`` runs until stopped: it is started on a free port, asked for the table, stopped."""
     import time
