@@ -140,9 +140,7 @@ def _opponent_br_values(sub: RiverSubgame, ranges: tuple[np.ndarray, np.ndarray]
     plain = locked_solver(sub.solver.spot, (ranges[start.oop_seat], ranges[1 - start.oop_seat]),
                           start, ours)
     values = plain.root_values(K.MODE_BEST_RESPONSE)[1 - mine]
-    mass = np.zeros(plain.hands[1 - mine])
-    K.fold_values(1.0, plain.initial_reach[mine], plain.cards[1 - mine], plain.cards[mine],
-                  plain.same[1 - mine], mass)
+    mass = plain.root_mass(1 - mine)
     out = np.zeros(NUM_COMBOS)
     weight = np.zeros(NUM_COMBOS)
     live = mass > 0

@@ -378,9 +378,7 @@ def _blueprint_values(spot: Any, reach: tuple[FloatArray, FloatArray], mine: int
     mode = K.MODE_BEST_RESPONSE if bound == "cbv" else K.MODE_AVERAGE
     values = solver.root_values(mode)[1 - mine]
     other = 1 - mine
-    mass = np.zeros(solver.hands[other])
-    K.fold_values(1.0, solver.initial_reach[mine], solver.cards[other], solver.cards[mine],
-                  solver.same[other], mass)
+    mass = solver.root_mass(other)
     out = np.zeros(NUM_COMBOS)
     with np.errstate(invalid="ignore", divide="ignore"):
         out[solver.combos[other]] = np.where(mass > 0, values / np.where(mass > 0, mass, 1), 0.0)

@@ -243,6 +243,7 @@ class SpotSolver:
             gadget.check()
         self._gadget_regret = np.zeros((2, self.hands[gadget.player] if gadget else 0))
         self._gadget_cum = np.zeros_like(self._gadget_regret)
+        self._root_mass: dict[int, FloatArray] = {}
         self._setup_isomorphism(isomorphism, weights)
         self.tree: SpotTree = build_tree(spot, self.hands, depth_limited=leaf_values is not None,
                                          first_outcomes=self._first_outcomes)
@@ -477,10 +478,7 @@ class SpotSolver:
         if trav == g:
             follow = self._walk_from(0, g, (0, 0), -1, -1, self.board_mask,
                                      reach_g * sigma[1], self.initial_reach[other], params)
-            mass = np.zeros(self.hands[g])
-            K.fold_values(1.0, self.initial_reach[other], self.cards[g], self.cards[other],
-                          self.same[g], mass)
-            take = bound * mass
+            take = bound * self.root_mass(g)
             if mode == K.MODE_BEST_RESPONSE:
                 return np.maximum(take, follow)
             value: FloatArray = sigma[0] * take + sigma[1] * follow
@@ -540,11 +538,20 @@ class SpotSolver:
         """The gadget player's bounds in counterfactual units (times the other's reach)."""
         assert self.gadget is not None
         g = self.gadget.player
-        mass = np.zeros(self.hands[g])
-        K.fold_values(1.0, self.initial_reach[1 - g], self.cards[g], self.cards[1 - g],
-                      self.same[g], mass)
-        bound: FloatArray = self.gadget.values[self.combos[g]] * mass
+        bound: FloatArray = self.gadget.values[self.combos[g]] * self.root_mass(g)
         return bound
+
+    def root_mass(self, player: int) -> FloatArray:
+        """For each of ``player``'s hands, the other player's root reach that holds no card
+        of it: the weight that turns an expected value at the root into a counterfactual
+        one (computed once; the root reach does not change)."""
+        cached = self._root_mass.get(player)
+        if cached is None:
+            cached = np.zeros(self.hands[player])
+            K.fold_values(1.0, self.initial_reach[1 - player], self.cards[player],
+                          self.cards[1 - player], self.same[player], cached)
+            self._root_mass[player] = cached
+        return cached
 
     def margins(self) -> FloatArray:
         """Per hand of the gadget player: his bound minus his best-response value against
@@ -556,9 +563,7 @@ class SpotSolver:
         params = self._params(K.MODE_BEST_RESPONSE)
         best = self._walk_from(0, g, (0, 0), -1, -1, self.board_mask, self.initial_reach[g],
                                self.initial_reach[1 - g], params)
-        mass = np.zeros(self.hands[g])
-        K.fold_values(1.0, self.initial_reach[1 - g], self.cards[g], self.cards[1 - g],
-                      self.same[g], mass)
+        mass = self.root_mass(g)
         with np.errstate(invalid="ignore", divide="ignore"):
             out: FloatArray = np.where(mass > 0, self.gadget.values[self.combos[g]]
                                        - best / np.where(mass > 0, mass, 1.0), np.nan)
