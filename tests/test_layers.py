@@ -16,7 +16,7 @@ LAYER = {
     "equity": 2,
     "engine": 3,
     "games": 4, "solvers": 4, "abstraction": 4,
-    "agents": 5, "opponents": 5,
+    "agents": 5, "opponents": 5, "nn": 5,
     "arena": 6, "protocol": 6, "histories": 6, "tuning": 6, "analysis": 6, "lbr": 6,
     "web": 7,
     "cli": 7,
@@ -40,5 +40,7 @@ def test_no_module_imports_a_higher_layer(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     higher = [m for m in IMPORT.findall(text) if LAYER.get(m, -1) > LAYER[top]]
     assert not higher, f"{path.relative_to(SRC)} ({top}) imports higher layers {higher}"
+    if top != "nn":  # PyTorch (the optional extra) is imported by the neural layer only
+        assert not re.search(r"^\s*(?:from|import)\s+torch\b", text, re.MULTILINE)
     if top in NO_NUMBA:
         assert not re.search(r"^\s*(?:from|import)\s+numba\b", text, re.MULTILINE)
