@@ -91,6 +91,7 @@ COMMAND_MODULES = [
     "checkraise.cli.blueprint_cmd",
     "checkraise.cli.resolve_cmd",
     "checkraise.cli.serve_cmd",
+    "checkraise.cli.nn_cmd",
 ]
 
 for _name in COMMAND_MODULES:
