@@ -16,7 +16,8 @@ LAYER = {
     "equity": 2,
     "engine": 3,
     "games": 4, "solvers": 4, "abstraction": 4,
-    "agents": 5, "opponents": 5, "nn": 5,
+    "nn": 4.5,  # networks and training loops: games and solvers below, agents above
+    "agents": 5, "opponents": 5,
     "arena": 6, "protocol": 6, "histories": 6, "tuning": 6, "analysis": 6, "lbr": 6,
     "web": 7,
     "cli": 7,
