@@ -141,8 +141,8 @@ repeats, got (0.5, -1)
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
-        n = _int("num_players", self.num_players, 2)
-        if n > 10:
+        n = self.num_players
+        if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 10:
             raise ConfigError(f"num_players must be an int 2..10, got {n!r}")
         stacks = self.stacks
         if isinstance(stacks, Sequence) and not isinstance(stacks, str):

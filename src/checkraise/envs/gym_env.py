@@ -40,9 +40,13 @@ from checkraise.agents.base import (
 )
 from checkraise.envs._common import Table
 from checkraise.envs.config import EnvConfig, check_known_options
-from checkraise.errors import ConfigError
+from checkraise.errors import CheckraiseError, ConfigError
 
 __all__ = ["NoLimitHoldemEnv"]
+
+# Hands in a row without a decision for the learner before the environment gives up
+# (opponents that always fold to a learner fixed in the big blind would loop for ever).
+MAX_HANDS_WITHOUT_DECISION = 1000
 
 _OWN = ("opponents", "seat", "hands_per_episode", "seed", "render_mode")
 
@@ -156,7 +160,7 @@ class NoLimitHoldemEnv(gym.Env[Any, Any]):
         the carried reward.
         """
         n = self.config.num_players
-        while True:
+        for _ in range(MAX_HANDS_WITHOUT_DECISION):
             if self._fixed_seat is None:
                 self.seat = int(self.np_random.integers(n))
             else:
@@ -172,6 +176,9 @@ class NoLimitHoldemEnv(gym.Env[Any, Any]):
             if self._advance():
                 return
             self._carry += self._end_hand()
+        raise CheckraiseError(
+            f"the learner had no decision in {MAX_HANDS_WITHOUT_DECISION} hands in a row (seat "
+            f"{self.seat}, opponents {self._specs!r}): do they always fold to it?")
 
     def _agent_at(self, seat: int) -> Agent | None:
         if seat == self.seat:
