@@ -82,7 +82,10 @@ def test_random_legal_play_agrees_with_the_engine(options: dict[str, object], ha
         for s in range(1, n):
             assert np.array_equal(final[s][sl["history"]], final[0][sl["history"]])
         longest = max(longest, len(history))
-        board = plane_cards(final[0], 1) + plane_cards(final[0], 2) + plane_cards(final[0], 3)
+        flop, turn, river = (plane_cards(final[0], p) for p in (1, 2, 3))
+        dealt = [len(flop), len(turn), len(river)]
+        assert dealt in ([0, 0, 0], [3, 0, 0], [3, 1, 0], [3, 1, 1])
+        board = flop + turn + river
         holes = [plane_cards(final[s], 0) for s in range(n)]
         state = State(table, hole_cards=holes, board=board)
         for seat, street, kind, amount in history:
@@ -96,6 +99,7 @@ def test_random_legal_play_agrees_with_the_engine(options: dict[str, object], ha
             else:
                 state.step(Action.fold())
         assert state.is_terminal
+        assert len(state.board) == sum(dealt)  # the planes showed every card dealt
         payoffs = state.payoffs()
         assert sum(payoffs) == 0
         for s in range(n):

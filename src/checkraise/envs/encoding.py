@@ -209,7 +209,7 @@ class HandRecorder:
         for card in state.hole_cards[seat]:
             v[cards + (card & 3) * 13 + (card >> 2)] = 1.0
         for i, card in enumerate(state.board):
-            plane = 1 if i < 3 else i - 2
+            plane = 1 if i < 3 else i - 1  # flop cards 0..2, turn 3, river 4
             v[cards + plane * 52 + (card & 3) * 13 + (card >> 2)] = 1.0
         v[sl["street"].start + state.round] = 1.0
         v[sl["seat"].start + seat] = 1.0
