@@ -43,6 +43,18 @@ def test_same_seed_same_cards_and_same_opponents_play() -> None:
     assert _run(env, seed=12, episodes=25, policy_seed=1) != first
 
 
+def test_the_issues_example_seats_the_hand_reader_and_the_heuristic_bot() -> None:
+    env = gymnasium.make(GYM_ID, num_players=3, opponents="fold,heuristic", seed=1)
+    raw = env.unwrapped
+    assert isinstance(raw, NoLimitHoldemEnv)
+    _, info = env.reset()
+    assert [type(a).__name__ for a in raw._opponents] == ["HandReadingAgent", "HeuristicAgent"]
+    done = False
+    while not done:  # the learner checks or calls to the end
+        _, _, done, _, info = env.step(1)
+    assert sum(info["payoffs"]) == 0 and not info["illegal_action"]
+
+
 def test_the_constructor_seed_seeds_the_first_reset() -> None:
     a = NoLimitHoldemEnv(seed=4, stacks=1000)
     b = NoLimitHoldemEnv(stacks=1000)

@@ -89,3 +89,28 @@ def test_vectors_of_another_layout_are_refused() -> None:
         decode_history(np.concatenate([[12.0], vector[1:]]))
     with pytest.raises(FormatError, match="without the fields"):
         decode_history({"cards": vector[3:211]})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 10), st.lists(st.integers(1, 3000), min_size=10, max_size=10),
+       st.sampled_from(["casino", "acpc"]), st.integers(0, 2**32), st.floats(0.0, 0.3),
+       st.floats(0.0, 0.9))
+def test_no_hand_outgrows_the_history_bound(n: int, stacks: list[int], rules: str, seed: int,
+                                            shove: float, call: float) -> None:
+    """Raising wars, the longest hands there are: seats min-raise while they can, or call
+    (so that most seats act between two raises), now and then all-in (which makes the
+    short all-ins the bound counts)."""
+    config = TableConfig.nolimit(n, stacks[:n], 5, 10, 0, rules)
+    state = State(config, seed=seed)
+    rng = np.random.default_rng(seed)
+    count = 0
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        if (legal.min_raise_to is not None and legal.max_raise_to is not None
+                and rng.random() >= call):
+            amount = legal.max_raise_to if rng.random() < shove else legal.min_raise_to
+            state.step(Action.raise_to(amount))
+        else:
+            state.step(Action.call())
+        count += 1
+    assert count <= history_bound(config)

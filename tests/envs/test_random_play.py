@@ -75,6 +75,13 @@ def test_random_legal_play_agrees_with_the_engine(options: dict[str, object], ha
                 rewards[seat] = reward
                 env.step(None)
             else:
+                if hand % 4 == 0:  # the decision's own fields, on a quarter of the hands
+                    vector = vector_of(obs)
+                    legal = env.table.state.legal_actions()
+                    assert vector[sl["seat"]][seat] == vector[sl["to_act"]][seat] == 1
+                    assert round(vector[sl["to_call"]][0] * bb) == legal.call_amount
+                    assert np.rint(vector[sl["raise_range"]] * bb).tolist() == (
+                        [legal.min_raise_to, legal.max_raise_to] if legal.can_raise else [0, 0])
                 env.step(_random_action(rng, obs["action_mask"], continuous))
         assert sorted(final) == list(range(n))
         # Every seat observed the same history; rebuild the hand from it and the cards.
@@ -110,6 +117,11 @@ def test_random_legal_play_agrees_with_the_engine(options: dict[str, object], ha
             assert stacks.tolist() == list(state.stacks)
             assert bets.tolist() == list(state.contributions)
             assert (stacks + bets).tolist() == list(table.stacks)
+            assert vector[sl["folded"]].tolist() == list(state.folded)
+            assert vector[sl["all_in"]].tolist() == list(state.all_in_flags)
+            assert round(vector[sl["pot"]][0] * bb) == state.pot
+            assert int(np.argmax(vector[sl["street"]])) == state.round
+            assert vector[sl["to_act"]].sum() == 0 and vector[sl["seat"]][s] == 1
             assert vector[sl["history_length"]][0] == len(history)
         assert sum(state.final_stacks()) == sum(table.stacks)
     assert longest <= rows

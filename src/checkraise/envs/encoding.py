@@ -187,6 +187,8 @@ class HandRecorder:
         added = state.contributions[seat] - before
         n = self.layout.num_players
         bb = self.layout.big_blind
+        if self.count == len(self.rows):  # past the bound: not expected, but never lose rows
+            self.rows = np.concatenate([self.rows, np.zeros_like(self.rows)])
         row = self.rows[self.count]
         row[0] = 1.0
         row[1 + seat] = 1.0
