@@ -9,9 +9,9 @@ import gymnasium
 import numpy as np
 import pytest
 
-from checkraise.agents.base import AgentSpecError
+from checkraise.agents.base import AgentSpecError, register_agent
 from checkraise.agents.baselines import CheckFoldAgent
-from checkraise.engine import Observation, TableConfig
+from checkraise.engine import Action, Observation, TableConfig
 from checkraise.envs import GYM_ID, EnvActionError, NoLimitHoldemEnv, decode_history, holdem_v0
 from checkraise.errors import CheckraiseError, ConfigError
 from tests.envs.helpers import field_slices, plane_cards
@@ -53,6 +53,25 @@ def test_the_issues_example_seats_the_hand_reader_and_the_heuristic_bot() -> Non
     while not done:  # the learner checks or calls to the end
         _, _, done, _, info = env.step(1)
     assert sum(info["payoffs"]) == 0 and not info["illegal_action"]
+
+
+class _HandNumberBot(CheckFoldAgent):
+    """Calls in even hands and check-folds in odd ones: its play depends on hand numbers,
+    as that of agents whose draws are seeded by the hand (the blueprint bot's) does."""
+
+    def begin_hand(self, seat: int, config: TableConfig, hole_cards: tuple[int, ...],
+                   hand_number: int) -> None:
+        self.even = hand_number % 2 == 0
+
+    def act(self, observation: Observation) -> Action:
+        return Action.call() if self.even else super().act(observation)
+
+
+def test_a_seeded_reset_starts_the_hand_numbers_again() -> None:
+    register_agent("test-hand-number-bot", _HandNumberBot)
+    env = NoLimitHoldemEnv(opponents="test-hand-number-bot", num_players=3, stacks=1000)
+    first = _run(env, seed=5, episodes=6, policy_seed=2)
+    assert _run(env, seed=5, episodes=6, policy_seed=2) == first
 
 
 def test_the_constructor_seed_seeds_the_first_reset() -> None:

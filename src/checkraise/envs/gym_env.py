@@ -227,6 +227,8 @@ class NoLimitHoldemEnv(gym.Env[Any, Any]):
         super().reset(seed=seed)
         if seed is not None or first:
             self._build_opponents()
+            # Agents may seed their draws by the hand number (the blueprint bot does).
+            self._hand_number = 0
         self._hands = 0
         self._carry = 0.0
         self._done = False
