@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -82,3 +86,14 @@ def test_importing_the_package_registers_the_gymnasium_id() -> None:
     env = gymnasium.make(GYM_ID, num_players=6, opponents="call", seed=1)
     assert isinstance(env.unwrapped, checkraise.envs.NoLimitHoldemEnv)
     assert env.unwrapped.config.num_players == 6
+
+
+def test_without_the_extra_the_import_names_it() -> None:
+    code = ("import sys; sys.modules['pettingzoo'] = None\n"
+            "try:\n    import checkraise.envs\n"
+            "except ValueError as exc:\n    print(type(exc).__name__, exc)\n")
+    env = dict(os.environ, PYTHONPATH=str(Path(checkraise.envs.__file__).parents[2]))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, check=True).stdout
+    assert out.strip() == ("CheckraiseError checkraise.envs needs pettingzoo, which is not "
+                           "installed; install the extra: pip install 'checkraise[envs]'")

@@ -9,6 +9,7 @@ import gymnasium
 import numpy as np
 import pytest
 
+from checkraise.agents import base
 from checkraise.agents.base import AgentSpecError, register_agent
 from checkraise.agents.baselines import CheckFoldAgent
 from checkraise.engine import Action, Observation, TableConfig
@@ -69,9 +70,12 @@ class _HandNumberBot(CheckFoldAgent):
 
 def test_a_seeded_reset_starts_the_hand_numbers_again() -> None:
     register_agent("test-hand-number-bot", _HandNumberBot)
-    env = NoLimitHoldemEnv(opponents="test-hand-number-bot", num_players=3, stacks=1000)
-    first = _run(env, seed=5, episodes=6, policy_seed=2)
-    assert _run(env, seed=5, episodes=6, policy_seed=2) == first
+    try:
+        env = NoLimitHoldemEnv(opponents="test-hand-number-bot", num_players=3, stacks=1000)
+        first = _run(env, seed=5, episodes=6, policy_seed=2)
+        assert _run(env, seed=5, episodes=6, policy_seed=2) == first
+    finally:
+        base._FACTORIES.pop("test-hand-number-bot", None)
 
 
 def test_the_constructor_seed_seeds_the_first_reset() -> None:
