@@ -78,6 +78,18 @@ def test_a_seeded_reset_starts_the_hand_numbers_again() -> None:
         base._FACTORIES.pop("test-hand-number-bot", None)
 
 
+class _OverBettor(CheckFoldAgent):
+    def act(self, observation: Observation) -> Action:
+        return Action.raise_to(10**6)
+
+
+def test_an_opponents_illegal_action_names_the_opponent() -> None:
+    env = NoLimitHoldemEnv(opponents=[_OverBettor(seed=0)], seat=1, stacks=1000)
+    with pytest.raises(CheckraiseError, match=r"opponent _OverBettor in seat 0 chose the illegal "
+                       r"action r1000000: .* must be 200\.\.1000"):
+        env.reset(seed=0)
+
+
 def test_the_constructor_seed_seeds_the_first_reset() -> None:
     a = NoLimitHoldemEnv(seed=4, stacks=1000)
     b = NoLimitHoldemEnv(stacks=1000)

@@ -38,6 +38,7 @@ from checkraise.agents.base import (
     make_agent,
     split_agent_specs,
 )
+from checkraise.engine.actions import IllegalActionError
 from checkraise.envs._common import Table
 from checkraise.envs.config import EnvConfig, check_known_options
 from checkraise.errors import CheckraiseError, ConfigError
@@ -195,7 +196,13 @@ class NoLimitHoldemEnv(gym.Env[Any, Any]):
                 return True
             agent = self._agent_at(actor)
             assert agent is not None
-            self.table.record(agent.act(state.observation(actor)))
+            action = agent.act(state.observation(actor))
+            try:
+                self.table.record(action)
+            except IllegalActionError as exc:
+                raise CheckraiseError(
+                    f"opponent {type(agent).__name__} in seat {actor} chose the illegal action "
+                    f"{action}: {exc}") from exc
         return False
 
     def _end_hand(self) -> float:
