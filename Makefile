@@ -14,14 +14,15 @@ $(VENV)/.base-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 # The tests run the Ray backend too (tests/backend), the web server and pages
-# (tests/web) and the neural layer (tests/nn), so they install the extras `distributed`,
-# `web` and `nn`; `make demo` keeps the lean base install. torch is installed first,
+# (tests/web), the neural layer (tests/nn) and the RL environments (tests/envs), so they
+# install the extras `distributed`, `web`, `nn` and `envs`; `make demo` keeps the lean
+# base install. torch is installed first,
 # pinned: that is the CPU build (quick to install); an unpinned torch is a CUDA build
 # of several GB.
 TORCH := torch==2.13.0
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet $(TORCH)
-	$(BIN)/python -m pip install --quiet -e '.[dev,distributed,web,nn]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,distributed,web,nn,envs]'
 	touch $(VENV)/.base-installed $@
 
 # The browser tests drive Debian's chromium through Playwright (never `playwright

@@ -19,6 +19,7 @@ LAYER = {
     "nn": 4.5,  # networks and training loops: games and solvers below, agents above
     "agents": 5, "opponents": 5,
     "arena": 6, "protocol": 6, "histories": 6, "tuning": 6, "analysis": 6, "lbr": 6,
+    "envs": 6,  # RL environments: the engine below, our agents as opponents
     "web": 7,
     "cli": 7,
 }
@@ -43,5 +44,8 @@ def test_no_module_imports_a_higher_layer(path: Path) -> None:
     assert not higher, f"{path.relative_to(SRC)} ({top}) imports higher layers {higher}"
     if top != "nn":  # PyTorch (the optional extra) is imported by the neural layer only
         assert not re.search(r"^\s*(?:from|import)\s+torch\b", text, re.MULTILINE)
+    if top != "envs":  # gymnasium and pettingzoo (the extra envs) are for the environments only
+        assert not re.search(r"^\s*(?:from|import)\s+(?:gymnasium|pettingzoo)\b", text,
+                             re.MULTILINE)
     if top in NO_NUMBA:
         assert not re.search(r"^\s*(?:from|import)\s+numba\b", text, re.MULTILINE)
