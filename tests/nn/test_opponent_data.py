@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -10,14 +11,19 @@ import pytest
 from checkraise.analysis.opponent_data import (
     GenerationConfig,
     chunk_path,
+    decisions_from_hands,
     generate,
     generate_chunk,
     load_decisions,
 )
 from checkraise.engine import Action, State
 from checkraise.errors import ConfigError
+from checkraise.histories.database import load_hands, open_database
+from checkraise.histories.importer import import_files
 from checkraise.nn.action_classes import action_class, representative
 from checkraise.nn.opponent_planes import action_table, encode, scalars_of
+from checkraise.protocol.gamedef import load_gamedef
+from tests.shared_data import NL2_GAME, NL2_LOG_HEAD
 
 FAST = GenerationConfig(seed=3, chunks=2, hands_per_chunk=25,
                         pool=("random", "call", "raise", "checkfold"), weights=(1, 1, 1, 1))
@@ -93,3 +99,19 @@ def test_bad_settings_are_named(tmp_path: Path) -> None:
     generate(tmp_path, FAST)
     with pytest.raises(ConfigError, match="3 chunks asked"):
         load_decisions(tmp_path, 3)
+
+
+def test_hand_histories_give_their_decisions_through_the_database() -> None:
+    db = open_database(":memory:")
+    [report] = import_files(db, [NL2_LOG_HEAD], game=load_gamedef(NL2_GAME))
+    assert report.ok and report.hands == 21
+    ds, skipped = decisions_from_hands(list(load_hands(db)))
+    # the oracle: the betting strings of the log's STATE lines, action by action
+    betting = [line.split(":")[2] for line in NL2_LOG_HEAD.read_text().splitlines()
+               if line.startswith("STATE:")]
+    kinds = [m[0] for b in betting for m in re.findall(r"(f|c|r\d+)", b)]
+    assert skipped == 0 and len(ds) == len(kinds)
+    want = [0 if k == "f" else 1 if k == "c" else 2 for k in kinds]
+    assert [min(int(x), 2) for x in ds.label] == want
+    assert set(ds.names) == {"Alice", "Bob"} and ds.start == 20000
+    assert np.all(ds.mask >> ds.label.astype(np.uint8) & 1)

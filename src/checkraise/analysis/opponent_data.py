@@ -32,8 +32,11 @@ import numpy.typing as npt
 
 from checkraise.agents.base import Agent, call_begin_hand, call_end_hand, make_agent
 from checkraise.analysis.opponent_baselines import Features
-from checkraise.engine import ActionKind, State, TableConfig
+from checkraise.engine import Action, ActionEvent, ActionKind, State, TableConfig
+from checkraise.engine.observation import Observation
 from checkraise.errors import ConfigError, FormatError
+from checkraise.histories.record import HandRecord
+from checkraise.histories.replay import replay
 from checkraise.nn.action_classes import ACTION_CLASSES, action_class, representative
 from checkraise.nn.opponent_planes import (
     ACTION_COLUMNS,
@@ -43,8 +46,9 @@ from checkraise.nn.opponent_planes import (
 )
 
 __all__ = [
-    "DEFAULT_POOL", "DEFAULT_WEIGHTS", "DecisionSet", "GenerationConfig", "chunk_path",
-    "features_of", "generate", "generate_chunk", "load_decisions",
+    "DEFAULT_POOL", "DEFAULT_WEIGHTS", "DecisionSet", "GenerationConfig", "check_folder",
+    "chunk_path", "decisions_from_hands", "features_of", "generate", "generate_chunk",
+    "load_decisions",
 ]
 
 #: Bots whose decisions make up the data, as agent specs (their names in the data).
@@ -122,11 +126,7 @@ def generate_chunk(cfg: GenerationConfig, index: int) -> dict[str, npt.NDArray[A
     table = cfg.table()
     p = np.asarray(cfg.weights, dtype=np.float64)
     p /= p.sum()
-    cols: dict[str, list[Any]] = {k: [] for k in (
-        "hand", "seat", "round", "nprev", "label", "mask", "bot", "opp", "hole", "board",
-        "scalars")}
-    acts: list[tuple[int, ...]] = []
-    offsets = [0]
+    rec = _Recorder()
     hands_bots = []
     for h in range(cfg.hands_per_chunk):
         bots = rng.choice(len(cfg.pool), size=2, replace=True, p=p)
@@ -137,52 +137,80 @@ def generate_chunk(cfg: GenerationConfig, index: int) -> dict[str, npt.NDArray[A
         for s, agent in enumerate(seated):
             call_begin_hand(agent, s, table, tuple(state.hole_cards[s]),
                             index * cfg.hands_per_chunk + h)
-        n = 0
         while not state.is_terminal:
             actor = state.current_player
             assert actor is not None
             obs = state.observation(actor)
             action = seated[actor].act(obs)
-            legal = obs.legal
-            assert legal is not None
-            put_in = obs.contributions[actor]
-            cls = action_class(obs, action)
-            chips = (0 if action.kind is ActionKind.FOLD else legal.call_amount
-                     if action.kind is ActionKind.CHECK_CALL else action.amount - put_in)
-            cols["hand"].append(h)
-            cols["seat"].append(actor)
-            cols["round"].append(obs.round)
-            cols["nprev"].append(n)
-            cols["label"].append(cls)
-            cols["mask"].append(_mask(obs))
-            cols["bot"].append(int(bots[actor]))
-            cols["opp"].append(int(bots[1 - actor]))
-            cols["hole"].append(obs.hole_cards)
-            cols["board"].append(tuple(obs.board) + (255,) * (5 - len(obs.board)))
-            cols["scalars"].append(scalars_of(obs))
-            acts.append((obs.round, actor, cls, chips, obs.pot, obs.stacks[actor]))
-            n += 1
+            rec.decision(h, obs, action, int(bots[actor]), int(bots[1 - actor]))
             state.step(action)
         payoffs = tuple(state.payoffs())
         for s, agent in enumerate(seated):
             call_end_hand(agent, state.observation(s), payoffs)
-        offsets.append(offsets[-1] + n)
-    return {
-        "hand": np.asarray(cols["hand"], np.int32),
-        "seat": np.asarray(cols["seat"], np.int8),
-        "round": np.asarray(cols["round"], np.int8),
-        "nprev": np.asarray(cols["nprev"], np.int32),
-        "label": np.asarray(cols["label"], np.int8),
-        "mask": np.asarray(cols["mask"], np.uint8),
-        "bot": np.asarray(cols["bot"], np.int16),
-        "opp": np.asarray(cols["opp"], np.int16),
-        "hole": np.asarray(cols["hole"], np.uint8).reshape(-1, 2),
-        "board": np.asarray(cols["board"], np.uint8).reshape(-1, 5),
-        "scalars": np.asarray(cols["scalars"], np.float32).reshape(-1, NUM_SCALARS),
-        "actions": np.asarray(acts, np.int32).reshape(-1, len(ACTION_COLUMNS)),
-        "offsets": np.asarray(offsets, np.int64),
-        "hand_bots": np.asarray(hands_bots, np.int16).reshape(-1, 2),
-    }
+        rec.end_hand()
+    arrays = rec.arrays()
+    arrays["hand_bots"] = np.asarray(hands_bots, np.int16).reshape(-1, 2)
+    return arrays
+
+
+class _Recorder:
+    """Collects decisions hand by hand into the arrays of a chunk."""
+
+    def __init__(self) -> None:
+        self.cols: dict[str, list[Any]] = {k: [] for k in (
+            "hand", "seat", "round", "nprev", "label", "mask", "bot", "opp", "hole", "board",
+            "scalars")}
+        self.acts: list[tuple[int, ...]] = []
+        self.offsets = [0]
+        self.n = 0
+
+    def decision(self, hand: int, obs: Observation, action: Action, bot: int, opp: int) -> None:
+        """Record ``action`` taken at ``obs`` by bot ``bot`` against ``opp``."""
+        legal = obs.legal
+        assert legal is not None
+        actor = obs.seat
+        cls = action_class(obs, action)
+        chips = (0 if action.kind is ActionKind.FOLD else legal.call_amount
+                 if action.kind is ActionKind.CHECK_CALL
+                 else action.amount - obs.contributions[actor])
+        cols = self.cols
+        cols["hand"].append(hand)
+        cols["seat"].append(actor)
+        cols["round"].append(obs.round)
+        cols["nprev"].append(self.n)
+        cols["label"].append(cls)
+        cols["mask"].append(_mask(obs))
+        cols["bot"].append(bot)
+        cols["opp"].append(opp)
+        cols["hole"].append(obs.hole_cards)
+        cols["board"].append(tuple(obs.board) + (255,) * (5 - len(obs.board)))
+        cols["scalars"].append(scalars_of(obs))
+        self.acts.append((obs.round, actor, cls, chips, obs.pot, obs.stacks[actor]))
+        self.n += 1
+
+    def end_hand(self) -> None:
+        """Close the current hand."""
+        self.offsets.append(self.offsets[-1] + self.n)
+        self.n = 0
+
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """The chunk's arrays."""
+        cols = self.cols
+        return {
+            "hand": np.asarray(cols["hand"], np.int32),
+            "seat": np.asarray(cols["seat"], np.int8),
+            "round": np.asarray(cols["round"], np.int8),
+            "nprev": np.asarray(cols["nprev"], np.int32),
+            "label": np.asarray(cols["label"], np.int8),
+            "mask": np.asarray(cols["mask"], np.uint8),
+            "bot": np.asarray(cols["bot"], np.int16),
+            "opp": np.asarray(cols["opp"], np.int16),
+            "hole": np.asarray(cols["hole"], np.uint8).reshape(-1, 2),
+            "board": np.asarray(cols["board"], np.uint8).reshape(-1, 5),
+            "scalars": np.asarray(cols["scalars"], np.float32).reshape(-1, NUM_SCALARS),
+            "actions": np.asarray(self.acts, np.int32).reshape(-1, len(ACTION_COLUMNS)),
+            "offsets": np.asarray(self.offsets, np.int64),
+        }
 
 
 def _write_atomic(path: Path, arrays: dict[str, npt.NDArray[Any]]) -> None:
@@ -194,7 +222,8 @@ def _write_atomic(path: Path, arrays: dict[str, npt.NDArray[Any]]) -> None:
     tmp.replace(path)
 
 
-def _check_manifest(folder: Path, cfg: GenerationConfig) -> None:
+def check_folder(folder: Path, cfg: GenerationConfig) -> None:
+    """Refuse a folder of other settings; write the manifest into a new one."""
     path = folder / _MANIFEST
     # the chunk count is left out: a finished folder may be extended by more chunks
     want = {k: v for k, v in cfg.to_json().items() if k != "chunks"}
@@ -226,7 +255,7 @@ def generate(
     with other settings raises :class:`~checkraise.errors.ConfigError` and is left alone.
     """
     out = Path(folder)
-    _check_manifest(out, cfg)
+    check_folder(out, cfg)
     written = 0
     for i in range(cfg.chunks):
         path = chunk_path(out, i)
@@ -320,23 +349,70 @@ def load_decisions(folder: str | Path, max_chunks: int | None = None) -> Decisio
         files = files[:max_chunks]
     if not files:
         raise FormatError(f"{out} holds no chunk_*.npz: expected generated data")
-    parts: dict[str, list[npt.NDArray[Any]]] = {k: [] for k in (*_FIELDS, "first", "actions")}
-    base = 0
+    chunks = []
     for f in files:
         with np.load(f, allow_pickle=False) as z:
-            for k in _FIELDS:
-                parts[k].append(z[k])
-            offsets = z["offsets"]
-            parts["first"].append(base + offsets[z["hand"]])
-            parts["actions"].append(z["actions"])
-            base += len(z["actions"])
+            chunks.append({k: z[k] for k in (*_FIELDS, "hand", "offsets", "actions")})
+    return _decision_set(tuple(man["pool"]), int(man["stack"]), chunks)
+
+
+def _decision_set(names: tuple[str, ...], start: int,
+                  chunks: Sequence[dict[str, npt.NDArray[Any]]]) -> DecisionSet:
+    parts: dict[str, list[npt.NDArray[Any]]] = {k: [] for k in (*_FIELDS, "first", "actions")}
+    base = 0
+    for z in chunks:
+        for k in _FIELDS:
+            parts[k].append(z[k])
+        parts["first"].append(base + z["offsets"][z["hand"]])
+        parts["actions"].append(z["actions"])
+        base += len(z["actions"])
     cat = {k: np.concatenate(v) for k, v in parts.items()}
     return DecisionSet(
-        tuple(man["pool"]), int(man["stack"]), cat["label"], cat["mask"], cat["bot"],
-        cat["opp"], cat["round"], cat["seat"], cat["nprev"], cat["hole"], cat["board"],
-        cat["scalars"], cat["first"].astype(np.int64), cat["actions"],
+        names, start, cat["label"], cat["mask"], cat["bot"], cat["opp"], cat["round"],
+        cat["seat"], cat["nprev"], cat["hole"], cat["board"], cat["scalars"],
+        cat["first"].astype(np.int64), cat["actions"],
     )
 
+
+def decisions_from_hands(hands: Sequence[HandRecord]) -> tuple[DecisionSet, int]:
+    """The decisions of the heads-up ``hands`` (hand histories), and how many hands were skipped.
+
+    Each hand is replayed through the engine (:func:`checkraise.histories.replay.replay`,
+    which checks it), then played again action by action to read each decision's
+    observation. Players are named as in the histories. Hands of other sizes, or with
+    starting stacks other than the first heads-up hand's, are skipped.
+    """
+    rec = _Recorder()
+    names: list[str] = []
+    start: int | None = None
+    skipped = 0
+    h = 0
+    for hand in hands:
+        final = replay(hand)
+        cfg = final.config
+        if cfg.num_players != 2 or len(set(cfg.stacks)) != 1 or (
+                start is not None and cfg.stacks[0] != start):
+            skipped += 1
+            continue
+        start = cfg.stacks[0]
+        ids = []
+        for seat in hand.seats:
+            if seat.name not in names:
+                names.append(seat.name)
+            ids.append(names.index(seat.name))
+        state = State(cfg, hole_cards=final.hole_cards, board=final.board, seed=0)
+        for event in final.history:
+            if not isinstance(event, ActionEvent):
+                continue
+            obs = state.observation(event.seat)
+            rec.decision(h, obs, event.action, ids[event.seat], ids[1 - event.seat])
+            state.step(event.action)
+        rec.end_hand()
+        h += 1
+    if start is None:
+        raise FormatError(f"none of {len(hands)} hands is heads-up with equal stacks: "
+                          "expected heads-up hand histories")
+    return _decision_set(tuple(names), start, [rec.arrays()]), skipped
 
 def features_of(ds: DecisionSet) -> Features:
     """What the baselines see of each decision (a baselines ``Features``).

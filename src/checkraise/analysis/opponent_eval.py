@@ -21,7 +21,8 @@ from checkraise.analysis.opponent_baselines import BASELINES, Score, fit_baselin
 from checkraise.analysis.opponent_data import DecisionSet, features_of
 from checkraise.errors import ConfigError
 
-__all__ = ["DEFAULT_TEST_BOTS", "EvalReport", "evaluate", "split_by_bot"]
+__all__ = ["DEFAULT_TEST_BOTS", "EvalReport", "check_test_bots", "evaluate", "score_models",
+           "split_by_bot"]
 
 #: Bots held out by default (their styles have relatives among the training bots).
 DEFAULT_TEST_BOTS: tuple[str, ...] = (
@@ -56,8 +57,8 @@ class EvalReport:
         }
 
 
-def split_by_bot(ds: DecisionSet, test_bots: Sequence[str]) -> tuple[DecisionSet, DecisionSet]:
-    """``(training, test)``: the decisions of bots not in ``test_bots``, and of those in it."""
+def check_test_bots(ds: DecisionSet, test_bots: Sequence[str]) -> None:
+    """Raise :class:`ConfigError` unless ``test_bots`` are some, not all, of the data's bots."""
     unknown = [b for b in test_bots if b not in ds.names]
     if unknown:
         raise ConfigError(f"test bots {unknown} are not in the data; expected some of "
@@ -65,6 +66,11 @@ def split_by_bot(ds: DecisionSet, test_bots: Sequence[str]) -> tuple[DecisionSet
     if not test_bots or len(set(test_bots)) >= len(ds.names):
         raise ConfigError(f"{len(set(test_bots))} test bots of {len(ds.names)}: expected at "
                           "least one bot on each side")
+
+
+def split_by_bot(ds: DecisionSet, test_bots: Sequence[str]) -> tuple[DecisionSet, DecisionSet]:
+    """``(training, test)``: the decisions of bots not in ``test_bots``, and of those in it."""
+    check_test_bots(ds, test_bots)
     held = np.isin(ds.bot, [ds.names.index(b) for b in test_bots])
     return ds.subset(~held), ds.subset(held)
 
@@ -85,6 +91,21 @@ def evaluate(
     ``predict_planes(planes, available)``); ``None`` scores the baselines only.
     """
     train, test = split_by_bot(ds, test_bots)
+    return score_models(train, test, cnn, max_test=max_test, seed=seed, batch=batch,
+                        progress=progress)
+
+
+def score_models(
+    train: DecisionSet,
+    test: DecisionSet,
+    cnn: Any | None = None,
+    *,
+    max_test: int | None = 100_000,
+    seed: int = 1,
+    batch: int = 1024,
+    progress: Callable[[int, int], None] | None = None,
+) -> EvalReport:
+    """Fit the baselines on ``train``, score them and ``cnn`` on (a sample of) ``test``."""
     if len(train) == 0 or len(test) == 0:
         raise ConfigError(f"{len(train)} training and {len(test)} test decisions: expected both")
     f_train = features_of(train)
@@ -107,8 +128,9 @@ def evaluate(
     scores = {k: score(v, f_eval.label) for k, v in probs.items()}
     bots = test.bot[idx]
     per_bot: dict[str, dict[str, Score]] = {}
+    test_bots = tuple(test.names[b] for b in np.unique(test.bot))
     for bot in test_bots:
-        m = bots == ds.names.index(bot)
+        m = bots == test.names.index(bot)
         per_bot[bot] = {k: score(v[m], f_eval.label[m]) for k, v in probs.items()}
-    train_names = tuple(n for n in ds.names if n not in test_bots)
+    train_names = tuple(train.names[b] for b in np.unique(train.bot))
     return EvalReport(train_names, tuple(test_bots), len(train), len(idx), scores, per_bot)
