@@ -46,7 +46,7 @@ def _observations(n: int) -> list:
 
 
 def _check_legal_only(model: CnnOpponentModel) -> None:
-    for obs in _observations(12):
+    for obs in _observations(5):
         p = model.predict(obs, HOLES)
         assert p.shape == (3, 6) and p.dtype == np.float64
         avail = np.array([representative(obs, k) is not None for k in range(6)])
@@ -107,3 +107,10 @@ def test_training_resumes_to_the_uninterrupted_network(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="other settings"):
         train(data, held, tmp_path / "b.npz", cfg, TrainConfig(epochs=3, batch_size=16))
 
+
+
+def test_shipped_network_loads_and_predicts_legal_distributions() -> None:
+    model = CnnOpponentModel.load()
+    assert "checkraise nn opponent train" in model.header["command"]
+    assert "checkraise nn opponent generate" in model.header["data_command"]
+    _check_legal_only(model)

@@ -118,8 +118,7 @@ class CnnOpponentModel:
     >>> from checkraise.engine import State, TableConfig
     >>> s = State(TableConfig.nolimit(2, 20000, 50, 100), seed=3)
     >>> obs = s.observation(s.current_player)
-    >>> model = CnnOpponentModel(build_network(CnnConfig()), CnnConfig())  # untrained
-    >>> p = model.predict(obs, np.array([[48, 49], [0, 5]]))
+    >>> p = CnnOpponentModel.load().predict(obs, np.array([[48, 49], [0, 5]]))
     >>> p.shape, bool(np.allclose(p.sum(axis=1), 1.0)), float(p[:, 0].min()) > 0
     ((2, 6), True, True)
     """
