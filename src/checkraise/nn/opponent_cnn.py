@@ -312,11 +312,13 @@ def _plot(curves: dict[str, list[float]], path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     fig, ax = plt.subplots(figsize=(5, 3.2))
     epochs = np.arange(1, len(curves["train_loss"]) + 1)
     ax.plot(epochs, curves["train_loss"], "o-", label="train")
     ax.plot(epochs, curves["held_loss"], "s-", label="held-out (unseen bots)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("epoch")
     ax.set_ylabel("log-loss (nats)")
     ax.set_title("CNN opponent model")
