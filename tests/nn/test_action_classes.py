@@ -50,3 +50,23 @@ def test_bad_input_is_named() -> None:
         action_class(waiting, Action.raise_to(500))
     with pytest.raises(CheckraiseError, match=r"action class 6; expected 0\.\.5"):
         representative(s.observation(s.current_player), 6)
+
+
+def test_a_class_with_legal_sizes_has_a_representative() -> None:
+    # Button 360 chips, big blind 10,000: call, check, the big blind bets 100 into 200.
+    # The button faces 100 with 300 in the pot (400 after calling); its all-in is r360
+    # (increment 160 = 0.4 pot), so r300..r359 are small raises, r360 the all-in. The
+    # half-pot target r400 clamps to the all-in, yet the small class has legal sizes.
+    s = State(TableConfig.nolimit(2, (360, 10_000), 50, 100),
+              hole_cards=[(0, 1), (2, 3)], board=(10, 20, 30, 40, 50))
+    s.step(Action.call())
+    s.step(Action.call())
+    s.step(Action.raise_to(200))
+    obs = s.observation(s.current_player)
+    assert obs.legal is not None and obs.legal.max_raise_to == 360
+    assert ACTION_CLASSES[action_class(obs, Action.raise_to(330))] == "raise-small"
+    small = representative(obs, 2)
+    assert small is not None and action_class(obs, small) == 2
+    assert obs.legal.min_raise_to <= small.amount < 360
+    assert [representative(obs, k) for k in (3, 4)] == [None, None]
+    assert str(representative(obs, 5)) == "r360"

@@ -13,7 +13,11 @@ fits the lower layers' models on them.
   categories observed through bet classes (fit, forward filter, JSON);
 * :mod:`~checkraise.analysis.baseline` - our reading against that baseline, both fitted on
   the same training files and scored on held-out ones
-  (``checkraise predict-eval FILES --baseline markov``).
+  (``checkraise predict-eval FILES --baseline markov``);
+* :mod:`~checkraise.analysis.opponent_data`, :mod:`~checkraise.analysis.opponent_baselines`,
+  :mod:`~checkraise.analysis.opponent_eval` - decisions of our bots for the CNN opponent
+  model, three baselines, and scores on bots never trained on
+  (``checkraise nn opponent generate|train|eval``).
 
 The model is that of Li, Jiang, Chen and Bao, "Game in multiplayer no-limit Texas Hold'em
 based on hands prediction" (Chinese Journal of Computers 40(12), 2017).

@@ -76,7 +76,8 @@ def representative(obs: Observation, k: int) -> Action | None:
     """One legal action of class ``k`` at ``obs``, or ``None`` when the class has none.
 
     Raises are sized at half, one and two pots (after calling), clamped to the legal
-    range; a clamped size that lands in another class gives ``None``.
+    range; when that lands in another class, the legal size of class ``k`` nearest to
+    it (``None`` when the class has no legal size).
     """
     if not 0 <= k < len(ACTION_CLASSES):
         raise CheckraiseError(f"action class {k}; expected 0..{len(ACTION_CLASSES) - 1}")
@@ -91,7 +92,17 @@ def representative(obs: Observation, k: int) -> Action | None:
         return None
     if k == ALL_IN:
         return Action.raise_to(legal.max_raise_to)
-    target = put_in + legal.call_amount + round(_REPRESENTATIVE[k] * pot_after_call)
-    amount = min(max(target, legal.min_raise_to), legal.max_raise_to)
-    action = Action.raise_to(amount)
-    return action if action_class(obs, action) == k else None
+    lo, hi = legal.min_raise_to, legal.max_raise_to
+    base = put_in + legal.call_amount
+    target = base + round(_REPRESENTATIVE[k] * pot_after_call)
+    # When the clamped size lands in another class (a short stack makes every raise but
+    # the all-in small, say), the class may still hold other legal sizes: try the legal
+    # bounds and the amounts either side of the class boundaries, nearest the target first.
+    edges = [base + int(f * pot_after_call) + d for f in (SMALL_MAX, LARGE_MIN) for d in (0, 1)]
+    candidates = sorted({min(max(a, lo), hi) for a in (target, lo, hi - 1, *edges)},
+                        key=lambda a: (abs(a - target), a))
+    for amount in candidates:
+        action = Action.raise_to(amount)
+        if action_class(obs, action) == k:
+            return action
+    return None

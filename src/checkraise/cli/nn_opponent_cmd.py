@@ -1,0 +1,248 @@
+"""``checkraise nn opponent generate|train|eval``: the CNN opponent model, data to held-out table.
+
+``generate`` plays heads-up hands between a pool of our bots into a folder of
+``.npz`` chunks (resumable); ``train`` fits the network on the decisions of every bot
+but the held-out ones; ``eval`` scores it and three baselines on the held-out bots.
+Torch and numpy are imported inside the commands.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from checkraise.cli._options import check_seed, command_line
+from checkraise.cli.nn_cmd import nn_app
+from checkraise.errors import ConfigError
+
+__all__ = ["opponent_app"]
+
+opponent_app = typer.Typer(
+    name="opponent",
+    help="The CNN opponent model: generate decisions, train, evaluate on unseen bots.",
+    no_args_is_help=True,
+)
+nn_app.add_typer(opponent_app, name="opponent")
+
+TEST_HELP = ("Held-out bots, comma-separated specs as in the data's pool; default: "
+             "heuristic:profile=multiway, the tight equity bot, the passive random bot, "
+             "handreader.")
+
+
+def _test_bots(text: str | None) -> tuple[str, ...]:
+    from checkraise.analysis.opponent_eval import DEFAULT_TEST_BOTS
+
+    if text is None:
+        return DEFAULT_TEST_BOTS
+    bots = _split_specs(text)
+    if not bots:
+        raise ConfigError(f"invalid --test {text!r}: expected bot specs")
+    return bots
+
+
+def _split_specs(text: str) -> tuple[str, ...]:
+    from checkraise.agents.base import split_agent_specs
+
+    return tuple(split_agent_specs(text))
+
+
+def _progress(disable: bool, label: str):  # type: ignore[no-untyped-def]
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("{task.description}"), TimeElapsedColumn(),
+                    console=Console(stderr=True), disable=disable)
+
+
+def _hand_decisions(paths: list[Path]):  # type: ignore[no-untyped-def]
+    """The decisions of hand-history files, read through an in-memory hand database."""
+    from checkraise.analysis.opponent_data import decisions_from_hands
+    from checkraise.histories.database import load_hands, open_database
+    from checkraise.histories.importer import import_files
+
+    db = open_database(":memory:")
+    for report in import_files(db, paths):
+        if report.error:
+            raise ConfigError(f"--hands {report.path}: {report.error}")
+    test_set, _ = decisions_from_hands(list(load_hands(db)))
+    return test_set
+
+
+@opponent_app.command("generate")
+def generate(
+    out: Path = typer.Option(..., "--out", help="Data folder (created; resumed if it exists)."),
+    seed: int = typer.Option(1, "--seed", callback=check_seed, help="Seed of every chunk."),
+    chunks: int = typer.Option(100, "--chunks", help="Chunks to write."),
+    hands: int = typer.Option(2000, "--hands-per-chunk", help="Hands per chunk."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+) -> None:
+    """Play heads-up hands between a pool of bots; store every decision (resumable).
+
+    Stacks of 20,000 chips reset every hand, blinds 50/100. A folder that already
+    holds chunks of the same settings is completed, never rewritten.
+    """
+    import time
+
+    from checkraise.analysis.opponent_data import GenerationConfig, check_folder, chunk_path
+    from checkraise.analysis.opponent_data import generate as run
+
+    cfg = GenerationConfig(seed=seed or 0, chunks=chunks, hands_per_chunk=hands)
+    check_folder(out, cfg)
+    done = sum(chunk_path(out, i).exists() for i in range(chunks))
+    t0 = time.perf_counter()
+    total = [0]
+    with _progress(as_json, "generating") as bar:
+        task = bar.add_task("", total=chunks, completed=done)
+
+        def on_chunk(i: int, n: int) -> None:
+            total[0] += n
+            rate = total[0] / max(time.perf_counter() - t0, 1e-9)
+            bar.update(task, advance=1, description=f"{total[0]:,} decisions, {rate:,.0f}/s")
+
+        written = run(out, cfg, on_chunk)
+    seconds = time.perf_counter() - t0
+    figures = {"folder": str(out), "chunks_written": written, "decisions_written": total[0],
+               "seconds": round(seconds, 1),
+               "decisions_per_second": round(total[0] / seconds, 1) if seconds else 0.0}
+    if as_json:
+        typer.echo(json.dumps(figures))
+    else:
+        typer.echo(f"{written} chunks, {total[0]:,} decisions in {seconds:.1f} s into {out}")
+
+
+@opponent_app.command("train")
+def train(
+    ctx: typer.Context,
+    data: Path = typer.Option(..., "--data", help="Folder written by 'generate'."),
+    chunks: int | None = typer.Option(None, "--chunks",
+                                      help="Use the folder's first CHUNKS chunks only."),
+    out: Path = typer.Option(..., "--out", help="Model file (.npz); a .png of the curves beside."),
+    test: str | None = typer.Option(None, "--test", help=TEST_HELP),
+    epochs: int = typer.Option(3, "--epochs", help="Epochs."),
+    max_train: int | None = typer.Option(None, "--max-train",
+                                         help="Train on a seeded sample of this many decisions."),
+    batch: int = typer.Option(256, "--batch", help="Batch size."),
+    lr: float = typer.Option(2e-3, "--lr", help="Adam learning rate."),
+    channels: str = typer.Option("16,32", "--channels", help="Channels of the two convolutions."),
+    dropout: float = typer.Option(0.3, "--dropout", help="Dropout before the linear head."),
+    seed: int = typer.Option(1, "--seed", callback=check_seed, help="Seed of init and shuffles."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+) -> None:
+    """Train the CNN on every bot's decisions but the held-out ones (checkpoint per epoch).
+
+    Run again with the same options to resume from the checkpoint <out stem>.ckpt.npz.
+    """
+    from checkraise.analysis.opponent_data import load_decisions
+    from checkraise.analysis.opponent_eval import split_by_bot
+    from checkraise.nn.io import require_torch
+    from checkraise.nn.opponent_cnn import CnnConfig, TrainConfig
+    from checkraise.nn.opponent_cnn import train as fit
+
+    try:
+        c1, c2 = (int(x) for x in channels.split(","))
+    except ValueError as exc:
+        raise ConfigError(f"invalid --channels {channels!r}: expected two integers 'A,B'") \
+            from exc
+    cfg = CnnConfig(c1, c2, dropout)
+    tcfg = TrainConfig(epochs=epochs, batch_size=batch, lr=lr, seed=seed or 0,
+                       max_train=max_train)
+    bots = _test_bots(test)
+    torch = require_torch()
+    torch.set_num_threads(1)
+    ds = load_decisions(data, chunks)
+    train_set, held = split_by_bot(ds, bots)
+    command = command_line(ctx)
+    gen = json.loads((data / "manifest.json").read_text(encoding="utf-8"))
+    gen_cmd = (f"checkraise nn opponent generate --out {data} --seed {gen['seed']} "
+               f"--chunks {chunks or len(list(data.glob('chunk_*.npz')))} "
+               f"--hands-per-chunk {gen['hands_per_chunk']}")
+    with _progress(as_json, "training") as bar:
+        task = bar.add_task("", total=None)
+        epoch = [0]
+
+        def on_batch(i: int, n: int, loss: float) -> None:
+            if i == 1:
+                epoch[0] += 1
+                bar.reset(task, total=n)
+            bar.update(task, completed=i, description=f"epoch {epoch[0]}, loss {loss:.3f}")
+
+        _, result = fit(train_set, held, out, cfg, tcfg, command=command,
+                            extra={"data_command": gen_cmd, "test_bots": list(bots)},
+                            progress=on_batch)
+    figures = {"model": str(out), "train_decisions": len(train_set),
+               "held_decisions": len(held), "train_loss": list(result.train_loss),
+               "held_loss": list(result.held_loss), "held_accuracy": list(result.held_accuracy),
+               "seconds": round(result.seconds, 1)}
+    if as_json:
+        typer.echo(json.dumps(figures))
+    else:
+        for e, (a, b, c) in enumerate(zip(result.train_loss, result.held_loss,
+                                          result.held_accuracy, strict=True)):
+            typer.echo(f"epoch {e + 1}: train loss {a:.4f}, held-out loss {b:.4f}, "
+                       f"held-out accuracy {c:.4f}")
+        typer.echo(f"{len(train_set):,} training decisions, {result.seconds:.0f} s; wrote {out}")
+
+
+@opponent_app.command("eval")
+def evaluate(
+    data: Path = typer.Option(..., "--data", help="Folder written by 'generate'."),
+    chunks: int | None = typer.Option(None, "--chunks",
+                                      help="Use the folder's first CHUNKS chunks only."),
+    model: str | None = typer.Option(None, "--model",
+                                     help="Model file; default: the shipped network."),
+    test: str | None = typer.Option(None, "--test", help=TEST_HELP),
+    max_test: int = typer.Option(100_000, "--max-test", help="Score a seeded sample of this many."),
+    hands: list[Path] | None = typer.Option(
+        None, "--hands", help="Test on these heads-up hand histories instead (ACPC logs, "
+        "PokerStars text; repeatable), imported through a hand database."),
+    no_cnn: bool = typer.Option(False, "--no-cnn", help="Baselines only (no torch needed)."),
+    seed: int = typer.Option(1, "--seed", callback=check_seed, help="Seed of the test sample."),
+    as_json: bool = typer.Option(False, "--json", help="Print the table as JSON."),
+) -> None:
+    """Accuracy and log-loss on the held-out bots: the CNN against three baselines."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from checkraise.analysis.opponent_data import load_decisions
+    from checkraise.analysis.opponent_eval import check_test_bots, score_models, split_by_bot
+
+    if max_test < 1:
+        raise ConfigError(f"invalid --max-test {max_test}: expected 1 or more")
+    cnn = None
+    if not no_cnn:
+        from checkraise.nn.io import require_torch
+        from checkraise.nn.opponent_cnn import CnnOpponentModel
+
+        require_torch().set_num_threads(1)
+        cnn = CnnOpponentModel.load(model)
+    ds = load_decisions(data, chunks)
+    bots = _test_bots(test)
+    check_test_bots(ds, bots)
+    train_set, test_set = split_by_bot(ds, bots)
+    if hands:
+        test_set = _hand_decisions(hands)
+    with _progress(as_json, "scoring") as bar:
+        task = bar.add_task("", total=None)
+        report = score_models(train_set, test_set, cnn, max_test=max_test, seed=seed or 0,
+                              progress=lambda i, n: bar.update(task, completed=i, total=n))
+    if as_json:
+        typer.echo(json.dumps(report.to_json()))
+        return
+    table = Table(title=f"Held-out players ({report.test_size:,} decisions; trained on "
+                        f"{report.train_size:,} of {len(report.train_bots)} other bots)")
+    table.add_column("model")
+    table.add_column("accuracy", justify="right")
+    table.add_column("log-loss (nats)", justify="right")
+    for name, s in report.scores.items():
+        table.add_row(name, f"{s.accuracy:.4f}", f"{s.log_loss:.4f}")
+    Console().print(table)
+    per = Table(title="Accuracy per held-out player")
+    per.add_column("bot")
+    for name in report.scores:
+        per.add_column(name, justify="right")
+    for bot, scores in report.per_bot.items():
+        per.add_row(bot, *(f"{scores[k].accuracy:.4f}" for k in report.scores))
+    Console().print(per)
