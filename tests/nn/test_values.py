@@ -14,6 +14,7 @@ from checkraise.nn.values import (
     TrainSettings,
     ValueFunction,
     build_network,
+    canonical_suits,
     train,
     zero_sum_correct,
 )
@@ -182,3 +183,25 @@ def test_training_learns_and_saves_a_loadable_model(tmp_path: Path) -> None:
     save_model(tmp_path / "other.npz", {}, {}, kind="deep-cfr-policy")
     with pytest.raises(ModelFileError, match="leduc-cfv"):
         ValueFunction(tmp_path / "other.npz")
+
+
+def test_a_suit_symmetric_network_is_suit_equivariant(tmp_path: Path) -> None:
+    # With canonical suits, swapping the suits of a situation swaps its values alike.
+    torch.manual_seed(1)
+    net = build_network((8,)).double()
+    path = save_model(tmp_path / "v.npz", net.state_dict(),
+                      {"input": INPUT_SIZE, "hidden": [8], "output": OUTPUT_SIZE,
+                       "canonical_suits": True}, kind="leduc-cfv")
+    model = ValueFunction(path)
+    inputs = _random_inputs(np.random.default_rng(7), 50, True)
+    swap = np.array([1, 0, 3, 2, 5, 4])
+    mirrored = inputs.copy()
+    for start in (0, NUM_CARDS + 1, 2 * NUM_CARDS + 1):
+        mirrored[:, start : start + NUM_CARDS] = inputs[:, start + swap]
+    values, mirror_values = model(inputs), model(mirrored)
+    assert np.allclose(mirror_values[:, np.concatenate([swap, swap + NUM_CARDS])], values,
+                       atol=1e-12)
+    assert np.abs(_weighted_sum(values, inputs)).max() < 1e-12
+    x, y, swapped = canonical_suits(inputs, values)
+    assert np.all(x[:, :NUM_CARDS].argmax(axis=1) % 2 == 0) and swapped.any()
+    assert y is not None and np.array_equal(y[~swapped], values[~swapped])

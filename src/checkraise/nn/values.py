@@ -25,6 +25,11 @@ With ranges summing to 1 the shift is ``e / 2``, DeepStack's. Cards the board ma
 impossible are then set to 0 (they carry no weight, so the sum stays 0). The loss is
 the Huber loss of the corrected values, trained with Adam.
 
+**Suit symmetry.** Swapping the two suits maps a situation to an equivalent one
+with the values swapped alike, so the network only ever sees boards of the first
+suit (:func:`canonical_suits` swaps the suits of the others, in training and in play,
+and the values back): half the situations to learn, for free.
+
 The trained network is saved with :func:`checkraise.nn.io.save_model` (kind
 ``"leduc-cfv"``); :class:`ValueFunction` evaluates it in numpy (no torch needed to
 play), with the same correction.
@@ -51,6 +56,7 @@ __all__ = [
     "TrainSettings",
     "ValueFunction",
     "build_network",
+    "canonical_suits",
     "default_model",
     "train",
     "zero_sum_correct",
@@ -80,6 +86,39 @@ def zero_sum_correct(raw: FloatArray, inputs: FloatArray) -> FloatArray:
     possible = 1.0 - np.tile(inputs[:, :NUM_CARDS], 2)
     corrected: FloatArray = shifted * possible
     return corrected
+
+
+_SWAP = np.array([1, 0, 3, 2, 5, 4])
+
+
+def canonical_suits(
+    inputs: FloatArray, values: FloatArray | None = None
+) -> tuple[FloatArray, FloatArray | None, npt.NDArray[np.bool_]]:
+    """Inputs (and values) with the suits swapped where the board is of the second suit.
+
+    Returns the new inputs, the new values (``None`` if none given) and which rows
+    were swapped; applying it again to the results undoes it.
+
+    Examples
+    --------
+    >>> from checkraise.nn.values_data import encode
+    >>> x = encode(3, 2, np.array([[.5, .5, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0]]))[None, :]
+    >>> y, _, swapped = canonical_suits(x)
+    >>> int(y[0, :6].argmax()), y[0, 7:].tolist(), bool(swapped[0])
+    (2, [0.5, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0], True)
+    """
+    swapped = inputs[:, :NUM_CARDS].argmax(axis=1) % 2 == 1
+    x = inputs.copy()
+    for start in (0, NUM_CARDS + 1, 2 * NUM_CARDS + 1):
+        block = x[swapped, start : start + NUM_CARDS]
+        x[swapped, start : start + NUM_CARDS] = block[:, _SWAP]
+    v = None
+    if values is not None:
+        v = values.copy()
+        for start in (0, NUM_CARDS):
+            block = v[swapped, start : start + NUM_CARDS]
+            v[swapped, start : start + NUM_CARDS] = block[:, _SWAP]
+    return x, v, swapped
 
 
 def build_network(hidden: Sequence[int]) -> Any:
@@ -176,6 +215,9 @@ def train(
     valid_size = max(1, round(n * settings.validation))
     if n - valid_size < 1:
         raise ConfigError(f"{n} situations; expected at least 2 (one to train, one to validate)")
+    inputs, canonical_targets, _ = canonical_suits(inputs, targets)
+    assert canonical_targets is not None
+    targets = canonical_targets
     torch.manual_seed(settings.seed)
     rng = np.random.default_rng(settings.seed)
     order = rng.permutation(n)
@@ -216,7 +258,7 @@ def train(
     save_model(
         out, net.state_dict(),
         {"input": INPUT_SIZE, "hidden": list(settings.hidden), "output": OUTPUT_SIZE,
-         "activation": "prelu", "zero_sum": True},
+         "activation": "prelu", "zero_sum": True, "canonical_suits": True},
         kind=MODEL_KIND, command=command,
         extra={"training": {"epochs": settings.epochs, "batch_size": settings.batch_size,
                             "learning_rate": settings.learning_rate, "seed": settings.seed,
@@ -264,12 +306,22 @@ class ValueFunction:
         except KeyError as exc:
             raise ModelFileError(f"{path}: weight {exc} missing for {arch!r}") from None
         self.path = Path(path)
+        self.canonical = bool(arch.get("canonical_suits", False))
 
     def __call__(self, inputs: FloatArray) -> FloatArray:
         """Corrected values (n, 12) of inputs (n, 19)."""
-        h = np.asarray(inputs, dtype=np.float64)
+        x = np.asarray(inputs, dtype=np.float64)
+        swapped = np.zeros(x.shape[0], dtype=np.bool_)
+        if self.canonical:
+            x, _, swapped = canonical_suits(x)
+        h = x
         for w, b, slope in self.layers:
             h = h @ w.T + b
             if slope is not None:
                 h = np.where(h > 0.0, h, slope * h)
-        return zero_sum_correct(h, np.asarray(inputs, dtype=np.float64))
+        values = zero_sum_correct(h, x)
+        # Back to the caller's suits: the swap is its own inverse.
+        for start in (0, NUM_CARDS):
+            block = values[swapped, start : start + NUM_CARDS]
+            values[swapped, start : start + NUM_CARDS] = block[:, _SWAP]
+        return values
