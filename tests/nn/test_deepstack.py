@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from open_spiel.python.algorithms import exploitability as openspiel_exploitability
 
 from checkraise.errors import ConfigError
 from checkraise.games import LeducPoker, build_tree
@@ -17,6 +18,7 @@ from checkraise.nn.deepstack import (
 )
 from checkraise.solvers.best_response import exploitability
 from checkraise.solvers.vectorised import VectorisedCFRSolver, root_best_response
+from tests.solvers.openspiel_policy import to_openspiel
 
 
 def _cfr_plus(iterations: int) -> float:
@@ -34,6 +36,10 @@ def test_resolving_to_the_end_of_the_game_matches_the_tabular_solution() -> None
     assert resolves == 187
     assert agent < 0.005
     assert agent < 2.0 * tabular
+    # The same figure from OpenSpiel's best response, on its own Leduc.
+    game, theirs = to_openspiel("leduc", policy)
+    assert openspiel_exploitability.exploitability(game, theirs) == pytest.approx(agent,
+                                                                                 abs=1e-9)
 
 
 @pytest.mark.slow
