@@ -11,6 +11,7 @@ from checkraise.games import LeducPoker, build_tree
 from checkraise.games.leduc import LeducState
 from checkraise.games.public_tree import LEAF
 from checkraise.nn.deepstack import (
+    ContinualResolvingAgent,
     ExactValues,
     LookaheadLeaves,
     Traced,
@@ -104,6 +105,33 @@ def test_carried_values_are_the_last_resolve_s_values(depth_limited: bool) -> No
     # later decisions a subgame, 30 subgames) and 90 of player 1 (three). To the end:
     # every re-solve but the two at the game root.
     assert checked == (150 if depth_limited else 185)
+
+
+def test_the_agent_plays_hands_as_the_walk_over_all_histories_says() -> None:
+    # The hand-by-hand agent keeps only its last re-solve; its strategy at every
+    # decision of random hands is the row the exhaustive walk recorded there.
+    policy, _ = continual_resolving_policy(_some_values, 30)
+    rng = np.random.default_rng(8)
+    decisions = 0
+    for hand in range(12):
+        seat = hand % 2
+        agent = ContinualResolvingAgent(_some_values, 30, seat)
+        agent.begin_hand()
+        cards = rng.choice(6, size=3, replace=False)
+        state = LeducState((int(cards[0]), int(cards[1])))
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state = state.child(int(cards[2]))
+                continue
+            if state.current_player() == seat:
+                row = agent.strategy(state.board, state.rounds)[state.cards[seat]]
+                assert np.array_equal(row, policy.row(state.information_set_key()))
+                action = agent.act(state.cards[seat], state.board, state.rounds, rng)
+                decisions += 1
+            else:
+                action = int(rng.choice(state.legal_actions()))
+            state = state.child(action)
+    assert decisions >= 12
 
 
 def test_bad_settings_are_refused() -> None:

@@ -57,6 +57,7 @@ from checkraise.solvers.vectorised import ResolvingGadget, VectorisedCFRSolver
 
 __all__ = [
     "ContinualResolver",
+    "ContinualResolvingAgent",
     "DeepStackResult",
     "ExactValues",
     "LookaheadLeaves",
@@ -342,6 +343,82 @@ def _walk(
             continue
         _walk(resolver, seat, board, below, resolve, resolve.reach[child, seat],
               resolve.opponent_values[child], rows, trace)
+
+
+class ContinualResolvingAgent:
+    """One seat of Leduc played by continual re-solving, a hand at a time.
+
+    It keeps only the last re-solve: our range and the opponent's values at any
+    later history are read from it (through a leaf, from the leaf evaluator's
+    values for the board dealt), and each of our decisions re-solves from there.
+
+    Parameters
+    ----------
+    values : SituationValues
+        The leaf evaluator.
+    iterations : int
+        CFR+ iterations per re-solve.
+    seat : int
+        0 (acts first in both rounds) or 1.
+    """
+
+    def __init__(self, values: SituationValues, iterations: int, seat: int) -> None:
+        if seat not in (0, 1):
+            raise ConfigError(f"seat {seat!r}; expected 0 or 1")
+        self.resolver = ContinualResolver(values, iterations)
+        self.seat = seat
+        self._last: Resolve | None = None
+        self._at: History | None = None
+
+    def begin_hand(self) -> None:
+        """Forget the previous hand."""
+        self._last = None
+        self._at = None
+
+    def _resolve(self, board: int, rounds: Rounds, our_range: FloatArray,
+                 values: FloatArray | None) -> Resolve:
+        self._last = self.resolver.resolve(board, rounds, self.seat, our_range, values)
+        self._at = (board, rounds)
+        return self._last
+
+    def strategy(self, board: int, rounds: Rounds) -> FloatArray:
+        """Our action probabilities (6 cards, 3 actions) at the public history
+        ``(board, rounds)`` where we are to act (board -1 in the first round)."""
+        seat = self.seat
+        last = self._last
+        if last is not None and self._at == (board, rounds):
+            return self._rows(last)  # asked again at the same decision
+        if last is None:
+            last = self._resolve(-1, ((),), np.ones(NUM_CARDS), None)
+            if rounds == ((),):
+                return self._rows(last)
+        if (board, rounds) not in last.nodes:
+            # The first round ended in a leaf of the last lookahead; the board is out.
+            leaf = last.nodes[(-1, (rounds[0],))]
+            mine = last.reach[leaf, seat] * (np.arange(NUM_CARDS) != board)
+            theirs = last.leaf_values[last.leaf_index[leaf], board, 1 - seat]
+            start: Rounds = (rounds[0], ())
+            last = self._resolve(board, start, mine, theirs)
+            if rounds == start:
+                return self._rows(last)
+        node = last.nodes[(board, rounds)]
+        resolve = self._resolve(board, rounds, last.reach[node, seat], last.opponent_values[node])
+        return self._rows(resolve)
+
+    @staticmethod
+    def _rows(resolve: Resolve) -> FloatArray:
+        rows: dict[str, FloatArray] = {}
+        _record(resolve, 0, rows)
+        out = np.zeros((NUM_CARDS, resolve.tree.num_actions))
+        for card, key in enumerate(resolve.tree.keys[0]):
+            if key is not None:
+                out[card] = rows[key]
+        return out
+
+    def act(self, card: int, board: int, rounds: Rounds, rng: np.random.Generator) -> int:
+        """An action for private card ``card`` at ``(board, rounds)``, drawn with ``rng``."""
+        row = self.strategy(board, rounds)[card]
+        return int(rng.choice(row.size, p=row / row.sum()))
 
 
 @cache
