@@ -15,6 +15,7 @@ from checkraise.nn.values import (
     ValueFunction,
     build_network,
     canonical_suits,
+    ensemble,
     train,
     zero_sum_correct,
 )
@@ -205,3 +206,22 @@ def test_a_suit_symmetric_network_is_suit_equivariant(tmp_path: Path) -> None:
     x, y, swapped = canonical_suits(inputs, values)
     assert np.all(x[:, :NUM_CARDS].argmax(axis=1) % 2 == 0) and swapped.any()
     assert y is not None and np.array_equal(y[~swapped], values[~swapped])
+
+
+def test_an_ensemble_is_the_mean_of_its_members(tmp_path: Path) -> None:
+    paths = []
+    for seed, hidden in ((0, [8]), (1, [4, 4])):
+        torch.manual_seed(seed)
+        net = build_network(tuple(hidden)).double()
+        paths.append(save_model(tmp_path / f"n{seed}.npz", net.state_dict(),
+                                {"input": INPUT_SIZE, "hidden": hidden, "output": OUTPUT_SIZE,
+                                 "canonical_suits": seed == 1}, kind="leduc-cfv",
+                                command=f"train {seed}"))
+    both = ValueFunction(ensemble(paths, tmp_path / "both.npz"))
+    inputs = _random_inputs(np.random.default_rng(9), 40, True)
+    expected = (ValueFunction(paths[0])(inputs) + ValueFunction(paths[1])(inputs)) / 2.0
+    assert np.allclose(both(inputs), expected, atol=1e-12)
+    assert np.abs(_weighted_sum(both(inputs), inputs)).max() < 1e-12
+    assert [m["command"] for m in both.header["members"]] == ["train 0", "train 1"]
+    with pytest.raises(ConfigError, match="at least 2"):
+        ensemble(paths[:1], tmp_path / "one.npz")

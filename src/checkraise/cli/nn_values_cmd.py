@@ -157,6 +157,26 @@ def train_cmd(
               f"{result.valid_loss[-1]:.2e} after {epochs} epochs ({result.seconds:.0f} s)")
 
 
+@values_app.command("ensemble")
+def ensemble_cmd(
+    ctx: typer.Context,
+    models: list[Path] = typer.Argument(..., help="Two or more trained value networks."),
+    out: Path = typer.Option(..., "--out", help="The ensemble's model file (.npz)."),
+    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+) -> None:
+    """One model file whose values are the mean of the networks given (trained with
+    different seeds, their errors partly cancel; the mean stays zero-sum)."""
+    if out.parent != Path() and not out.parent.is_dir():
+        raise ConfigError(f"folder {str(out.parent)!r} of --out does not exist")
+    from checkraise.nn.values import ensemble
+
+    ensemble(models, out, command=command_line(ctx))
+    if as_json:
+        print(json.dumps({"model": str(out), "members": [str(m) for m in models]}))
+    else:
+        print(f"wrote {out}: the mean of {len(models)} networks")
+
+
 @values_app.command("eval")
 def eval_cmd(
     model: Path | None = typer.Option(

@@ -135,6 +135,11 @@ class LookaheadLeaves:
         self.values = values
         self._key = b""
         self._cached = np.zeros((self.leaves.size, NUM_CARDS, 2, NUM_CARDS))
+        # Each player's values over the solve's iterations, weighted by the call's
+        # index as CFR+ weighs its average strategy (DeepStack carries these).
+        self._sum = np.zeros((2, self.leaves.size, NUM_CARDS, NUM_CARDS))
+        self._weight = np.zeros(2)
+        self._calls = np.zeros(2, dtype=np.int64)
 
     def board_values(self, reach: FloatArray) -> FloatArray:
         """Both players' values per leaf and board (leaves, boards, 2, hands), tree units."""
@@ -158,7 +163,20 @@ class LookaheadLeaves:
         return result
 
     def __call__(self, reach: FloatArray, traverser: int) -> FloatArray:
-        out: FloatArray = self.board_values(reach)[:, :, traverser, :].sum(axis=1)
+        values = self.board_values(reach)[:, :, traverser, :]
+        self._calls[traverser] += 1
+        weight = float(self._calls[traverser])
+        self._sum[traverser] += weight * values
+        self._weight[traverser] += weight
+        out: FloatArray = values.sum(axis=1)
+        return out
+
+    def averaged(self, player: int) -> FloatArray:
+        """``player``'s values per leaf and board (leaves, boards, hands) averaged over
+        the calls so far (linearly weighted, as CFR+'s average strategy)."""
+        if self._weight[player] <= 0.0:
+            raise ConfigError(f"no leaf values of player {player} computed yet")
+        out: FloatArray = self._sum[player] / self._weight[player]
         return out
 
 
@@ -275,12 +293,17 @@ class ContinualResolver:
         if self.progress is not None:
             self.progress(self.resolves)
         average = solver.average_reach()
-        opponent = solver.node_best_response(1 - seat)
         leaf_values = np.zeros((0, NUM_CARDS, 2, NUM_CARDS))
         leaf_index: dict[int, int] = {}
         if leaves is not None:
-            leaf_values = leaves.board_values(average[leaves.leaves]).copy()
+            # DeepStack carries the opponent's values averaged over the re-solve's
+            # iterations, the values the average strategy was computed against.
+            leaf_values = np.stack([leaves.averaged(p) for p in range(2)], axis=2)
             leaf_index = {int(n): i for i, n in enumerate(leaves.leaves)}
+            opponent = solver.node_best_response(
+                1 - seat, leaf_values[:, :, 1 - seat, :].sum(axis=1))
+        else:
+            opponent = solver.node_best_response(1 - seat)
         return Resolve(seat, tree, _histories(board, rounds, self.depth_limited),
                        solver.average_buffer(),
                        average, opponent, leaf_values, leaf_index)

@@ -58,6 +58,7 @@ __all__ = [
     "build_network",
     "canonical_suits",
     "default_model",
+    "ensemble",
     "train",
     "zero_sum_correct",
 ]
@@ -277,51 +278,100 @@ def default_model() -> Path:
     return Path(str(files("checkraise") / "data" / "leduc_values.npz"))
 
 
+Layers = list[tuple[FloatArray, FloatArray, FloatArray | None]]
+
+
+def _member(path: str | Path, arch: Any, arrays: dict[str, Any], prefix: str) -> Layers:
+    """One network's layers (weight, bias, PReLU slopes) from its arrays."""
+    hidden = arch.get("hidden") if isinstance(arch, dict) else None
+    if (not isinstance(hidden, list) or arch.get("input") != INPUT_SIZE
+            or arch.get("output") != OUTPUT_SIZE):
+        raise ModelFileError(f"{path}: architecture {arch!r}; expected a Leduc value "
+                             f"network with {INPUT_SIZE} inputs and {OUTPUT_SIZE} outputs")
+    layers: Layers = []
+    try:
+        for i in range(len(hidden) + 1):
+            w = arrays[f"{prefix}mlp.{2 * i}.weight"].astype(np.float64)
+            b = arrays[f"{prefix}mlp.{2 * i}.bias"].astype(np.float64)
+            slope = (arrays[f"{prefix}mlp.{2 * i + 1}.weight"].astype(np.float64)
+                     if i < len(hidden) else None)
+            layers.append((w, b, slope))
+    except KeyError as exc:
+        raise ModelFileError(f"{path}: weight {exc} missing for {arch!r}") from None
+    return layers
+
+
+def ensemble(paths: Sequence[str | Path], out: str | Path, command: str = "") -> Path:
+    """Write the networks of ``paths`` as one file whose values are their mean.
+
+    The mean of zero-sum corrected values is zero-sum (the correction is linear and
+    the ranges are the same), and averaging independently trained networks cancels
+    part of their errors.
+    """
+    if len(paths) < 2:
+        raise ConfigError(f"{len(paths)} model(s); an ensemble needs at least 2")
+    state: dict[str, Any] = {}
+    members: list[dict[str, Any]] = []
+    for i, path in enumerate(paths):
+        header, arrays = load_model(path, MODEL_KIND)
+        arch = header.get("architecture", {})
+        if "members" in arch:
+            raise ConfigError(f"{path} is an ensemble already; give its members")
+        _member(path, arch, arrays, "")
+        state.update({f"m{i}.{name}": value for name, value in arrays.items()})
+        members.append({"architecture": arch, "command": header.get("command", ""),
+                        "training": header.get("training", {}), "data": header.get("data", {})})
+    return save_model(out, state, {"input": INPUT_SIZE, "output": OUTPUT_SIZE,
+                                   "members": [m["architecture"] for m in members]},
+                      kind=MODEL_KIND, command=command, extra={"members": members})
+
+
 class ValueFunction:
-    """A saved value network evaluated in numpy (float64), with the zero-sum correction.
+    """A saved value network (or an ensemble: their mean) evaluated in numpy (float64),
+    with the zero-sum correction.
 
     Parameters
     ----------
     path : str or Path
-        A file written by :func:`train` (kind ``"leduc-cfv"``).
+        A file written by :func:`train` or :func:`ensemble` (kind ``"leduc-cfv"``).
     """
 
     def __init__(self, path: str | Path) -> None:
         header, arrays = load_model(path, MODEL_KIND)
         self.header = header
         arch = header.get("architecture", {})
-        hidden = arch.get("hidden")
-        if (not isinstance(hidden, list) or arch.get("input") != INPUT_SIZE
-                or arch.get("output") != OUTPUT_SIZE):
-            raise ModelFileError(f"{path}: architecture {arch!r}; expected a Leduc value "
-                                 f"network with {INPUT_SIZE} inputs and {OUTPUT_SIZE} outputs")
-        self.layers: list[tuple[FloatArray, FloatArray, FloatArray | None]] = []
-        try:
-            for i in range(len(hidden) + 1):
-                w = arrays[f"mlp.{2 * i}.weight"].astype(np.float64)
-                b = arrays[f"mlp.{2 * i}.bias"].astype(np.float64)
-                slope = (arrays[f"mlp.{2 * i + 1}.weight"].astype(np.float64)
-                         if i < len(hidden) else None)
-                self.layers.append((w, b, slope))
-        except KeyError as exc:
-            raise ModelFileError(f"{path}: weight {exc} missing for {arch!r}") from None
+        members = arch.get("members") if isinstance(arch, dict) else None
+        parts = ([(a, f"m{i}.") for i, a in enumerate(members)] if isinstance(members, list)
+                 else [(arch, "")])
+        self.members: list[tuple[Layers, bool]] = [
+            (_member(path, a, arrays, prefix), bool(a.get("canonical_suits", False)))
+            for a, prefix in parts
+        ]
         self.path = Path(path)
-        self.canonical = bool(arch.get("canonical_suits", False))
 
     def __call__(self, inputs: FloatArray) -> FloatArray:
         """Corrected values (n, 12) of inputs (n, 19)."""
         x = np.asarray(inputs, dtype=np.float64)
-        swapped = np.zeros(x.shape[0], dtype=np.bool_)
-        if self.canonical:
-            x, _, swapped = canonical_suits(x)
-        h = x
-        for w, b, slope in self.layers:
-            h = h @ w.T + b
-            if slope is not None:
-                h = np.where(h > 0.0, h, slope * h)
-        values = zero_sum_correct(h, x)
-        # Back to the caller's suits: the swap is its own inverse.
-        for start in (0, NUM_CARDS):
-            block = values[swapped, start : start + NUM_CARDS]
-            values[swapped, start : start + NUM_CARDS] = block[:, _SWAP]
-        return values
+        total = np.zeros((x.shape[0], OUTPUT_SIZE))
+        for layers, canonical in self.members:
+            total += _forward(layers, canonical, x)
+        mean: FloatArray = total / len(self.members)
+        return mean
+
+
+def _forward(layers: Layers, canonical: bool, inputs: FloatArray) -> FloatArray:
+    x = inputs
+    swapped = np.zeros(x.shape[0], dtype=np.bool_)
+    if canonical:
+        x, _, swapped = canonical_suits(x)
+    h = x
+    for w, b, slope in layers:
+        h = h @ w.T + b
+        if slope is not None:
+            h = np.where(h > 0.0, h, slope * h)
+    values = zero_sum_correct(h, x)
+    # Back to the caller's suits: the swap is its own inverse.
+    for start in (0, NUM_CARDS):
+        block = values[swapped, start : start + NUM_CARDS]
+        values[swapped, start : start + NUM_CARDS] = block[:, _SWAP]
+    return values

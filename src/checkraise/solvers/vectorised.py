@@ -461,16 +461,25 @@ class VectorisedCFRSolver(Solver):
         )
         return reach
 
-    def node_best_response(self, responder: int) -> FloatArray:
+    def node_best_response(
+        self, responder: int, leaf_cfv: FloatArray | None = None
+    ) -> FloatArray:
         """``responder``'s counterfactual best-response values at every node (nodes, hands)
         against the average policy of the other player, who reaches the root with his
-        root reach; leaves take the leaf values at both players' :meth:`average_reach`."""
+        root reach; leaves take ``leaf_cfv`` (leaves, hands) if given, else the leaf
+        values at both players' :meth:`average_reach`."""
         if responder not in (0, 1):
             raise ConfigError(f"responder {responder!r}; expected 0 or 1")
         tree, b = self.tree, self._buffers
         policy = self.average_buffer()
         entry = self._average_entry()
-        if self.leaves.size:
+        if self.leaves.size and leaf_cfv is not None:
+            given = np.asarray(leaf_cfv, dtype=np.float64)
+            if given.shape != (self.leaves.size, tree.num_hands):
+                raise ConfigError(f"leaf_cfv of shape {given.shape}; expected "
+                                  f"{(self.leaves.size, tree.num_hands)}")
+            b.leaf_cfv[self.leaves] = given
+        elif self.leaves.size:
             b.reach[:] = self.average_reach()
             self._fill_leaves(responder)
         kernels.public_best_response(
