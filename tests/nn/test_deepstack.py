@@ -14,9 +14,12 @@ from checkraise.nn.deepstack import (
     ContinualResolvingAgent,
     ExactValues,
     LookaheadLeaves,
+    NetworkValues,
     Traced,
     continual_resolving_policy,
+    evaluate,
 )
+from checkraise.nn.values import ValueFunction, default_model
 from checkraise.solvers.best_response import exploitability
 from checkraise.solvers.vectorised import VectorisedCFRSolver, root_best_response
 from tests.solvers.openspiel_policy import to_openspiel
@@ -46,12 +49,14 @@ def test_resolving_to_the_end_of_the_game_matches_the_tabular_solution() -> None
 @pytest.mark.slow
 def test_depth_limited_resolving_with_exact_leaf_values_is_near_equilibrium() -> None:
     # The issue's tiny-game test: the network replaced by exact solves of the
-    # round-2 situations at the leaves.
+    # round-2 situations at the leaves (60 CFR+ iterations each, 60 per re-solve).
+    # Leduc's uniform policy is exploitable for 4.75; CFR+ on the whole game after 60
+    # iterations for 0.025; this agent gives 0.059 (0.025 at 150 and 150).
     policy, resolves = continual_resolving_policy(ExactValues(60), 60)
     agent = exploitability(build_tree(LeducPoker()), policy)
     assert resolves == 217
-    uniform = 4.747  # Leduc's uniform policy, for scale
-    assert agent < 0.15 < uniform
+    assert agent < 0.07
+    assert agent < 3.0 * _cfr_plus(60)
 
 
 def test_leaf_values_equal_solving_everything_below_the_leaf() -> None:
@@ -139,3 +144,16 @@ def test_bad_settings_are_refused() -> None:
         continual_resolving_policy(ExactValues(1), 0)
     with pytest.raises(ConfigError, match="iterations=-2"):
         ExactValues(-2)
+
+
+@pytest.mark.slow
+def test_the_packaged_network_meets_the_goal() -> None:
+    # The issue's goal, 0.05 chips per hand, by the network shipped with the package
+    # (three networks' mean; 0.042 at 300 iterations per re-solve, 0.038 at 1,000).
+    model = ValueFunction(default_model())
+    assert len(model.members) == 3
+    assert "nn values ensemble" in model.header["command"]
+    assert all("nn values train" in m["command"] for m in model.header["members"])
+    result = evaluate(NetworkValues(model), 300)
+    assert result.resolves == 217
+    assert result.exploitability < 0.05

@@ -171,7 +171,6 @@ def test_bad_data_requests_are_refused(tmp_path: Path) -> None:
 
 
 def test_training_learns_and_saves_a_loadable_model(tmp_path: Path) -> None:
-    torch.set_num_threads(1)  # tiny batches: extra threads only wait on each other
     generate(tmp_path / "d", DataSettings(situations=60, iterations=100, seed=1, chunk_size=30))
     x, y, _ = load_data(tmp_path / "d")
     result = train(x, y, TrainSettings(hidden=(32,), epochs=20, batch_size=8, seed=2,

@@ -130,14 +130,11 @@ def train_cmd(
         raise ConfigError(f"invalid --hidden {hidden!r}: expected widths like 128,128") from None
     if out.parent != Path() and not out.parent.is_dir():
         raise ConfigError(f"folder {str(out.parent)!r} of --out does not exist")
-    import torch
-
     from checkraise.nn.values import TrainSettings, train
     from checkraise.nn.values_data import load_data
 
     settings = TrainSettings(hidden=widths, epochs=epochs, batch_size=batch_size, seed=seed)
     inputs, targets, data_settings = load_data(data)
-    torch.set_num_threads(1)
     with _bar("epochs", epochs) as bar:
         task = bar.task_ids[0]
         result = train(inputs, targets, settings, out, command=command_line(ctx),

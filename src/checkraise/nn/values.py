@@ -164,6 +164,9 @@ class TrainSettings:
         Share of the situations held out (a seeded permutation).
     seed : int
         Seeds the split, the initial weights and the batch order.
+    threads : int
+        torch's intra-op threads (1: small batches gain nothing from more, and the
+        machine is shared).
     """
 
     hidden: tuple[int, ...] = (128, 128, 128)
@@ -172,9 +175,10 @@ class TrainSettings:
     learning_rate: float = 1e-3
     validation: float = 0.1
     seed: int = 0
+    threads: int = 1
 
     def __post_init__(self) -> None:
-        for name in ("epochs", "batch_size"):
+        for name in ("epochs", "batch_size", "threads"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ConfigError(f"{name}={value!r}; expected a whole number >= 1")
@@ -219,6 +223,7 @@ def train(
     inputs, canonical_targets, _ = canonical_suits(inputs, targets)
     assert canonical_targets is not None
     targets = canonical_targets
+    torch.set_num_threads(settings.threads)
     torch.manual_seed(settings.seed)
     rng = np.random.default_rng(settings.seed)
     order = rng.permutation(n)
