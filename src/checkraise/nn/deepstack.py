@@ -17,9 +17,11 @@ re-solves a depth-limited lookahead from them:
 It acts by the re-solved average strategy, updates its range by it, and carries
 the opponent's counterfactual best-response values against that strategy at the
 node it reaches next (after the board card, the values the leaf evaluator gave for
-that board). At the game root both ranges are uniform and there is no gadget; a
-player who first acts after the opponent re-solves the root (or, at a new round
-where the opponent acts first, the round's first node) to get the values there.
+that board, averaged over the re-solve's iterations as DeepStack does: the values
+the average strategy was computed against). At the game root both ranges are
+uniform and there is no gadget; a player who first acts after the opponent
+re-solves the root (or, at a new round where the opponent acts first, the round's
+first node) to get the values there.
 
 The agent is deterministic given the public history, so :func:`continual_resolving_policy`
 plays every public history in both seats, records its strategy for every private
