@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from checkraise.errors import ConfigError
-from checkraise.games import build_tree, load_game
+from checkraise.games import LeducPoker, build_tree, load_game
+from checkraise.games.public_tree import LEAF, SHOWDOWN
 from checkraise.solvers import (
     CFRPlusSolver,
     CFRSolver,
@@ -128,3 +131,54 @@ def test_gadget_average_is_the_weighted_mean_of_its_choices(maxmargin: bool) -> 
     assert np.allclose(solver.gadget_average, expected, rtol=1e-12, atol=1e-15)
     if maxmargin:
         assert solver.gadget_average.sum() == pytest.approx(1.0)
+
+
+def test_depth_limited_trees_need_leaf_values_and_nothing_else_takes_them() -> None:
+    limited = LeducPoker().public_tree(depth_limited=True)
+    assert int((limited.kind == LEAF).sum()) == 5 and limited.num_nodes == 15
+    with pytest.raises(ConfigError, match="5 depth-limit leaves and leaf_values is missing"):
+        VectorisedCFRSolver(limited)
+    with pytest.raises(ConfigError, match="0 depth-limit leaves and leaf_values is given"):
+        VectorisedCFRSolver(LeducPoker(), leaf_values=lambda reach, p: reach[:, p])
+    solver = VectorisedCFRSolver(limited, leaf_values=lambda reach, p: np.zeros((5, 6)))
+    with pytest.raises(ConfigError, match="depth-limited"):
+        solver.exploitability()
+    bad = VectorisedCFRSolver(limited, leaf_values=lambda reach, p: np.zeros((5, 5)))
+    with pytest.raises(ConfigError, match=r"leaf values of shape \(5, 5\)"):
+        bad.iterate(1)
+
+
+def test_leaf_values_that_pay_the_showdown_make_round_one_a_game_of_its_own() -> None:
+    # If every leaf pays what a showdown of the private cards alone would pay (as if
+    # the board never paired), the depth-limited tree is the one-round game whose
+    # terminal values the kernel computes itself: both solves agree to rounding.
+    limited = LeducPoker().public_tree(depth_limited=True)
+    leaves = np.flatnonzero(limited.kind == LEAF)
+    rank = np.arange(6) // 2
+
+    def showdown(reach: np.ndarray, traverser: int) -> np.ndarray:
+        # The kernel's showdown sum, term by term in its order: CFR+ cuts regrets at
+        # 0, so a rounding difference would break a tie differently.
+        out = np.zeros((leaves.size, 6))
+        for i, node in enumerate(leaves):
+            pot = float(limited.contributions[node, 0])
+            for h in range(6):
+                total = 0.0
+                for o in range(6):
+                    if o != h and rank[h] > rank[o]:
+                        total += pot * float(reach[i, 1 - traverser, o])
+                    elif o != h and rank[h] < rank[o]:
+                        total -= pot * float(reach[i, 1 - traverser, o])
+                out[i, h] = float(limited.chance_reach[node]) * total
+        return out
+
+    showdown_kind = limited.kind.copy()
+    showdown_kind[leaves] = SHOWDOWN  # on board 0, the empty board: ranks alone
+    twin = dataclasses.replace(limited, kind=showdown_kind)
+    a = VectorisedCFRSolver(limited, "cfr+", leaf_values=showdown)
+    b = VectorisedCFRSolver(twin, "cfr+")
+    a.iterate(50)
+    b.iterate(50)
+    assert np.allclose(a.average_buffer(), b.average_buffer(), atol=1e-12)
+    for p in range(2):
+        assert np.allclose(a.node_best_response(p), b.node_best_response(p), atol=1e-12)

@@ -93,6 +93,7 @@ COMMAND_MODULES = [
     "checkraise.cli.serve_cmd",
     "checkraise.cli.nn_cmd",
     "checkraise.cli.nn_opponent_cmd",
+    "checkraise.cli.nn_values_cmd",
 ]
 
 for _name in COMMAND_MODULES:

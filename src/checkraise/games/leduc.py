@@ -201,14 +201,18 @@ class LeducPoker(Game):
     def action_name(self, action: int) -> str:
         return ("fold", "call", "raise")[action]
 
-    def public_tree(self, root: LeducState | None = None) -> PublicTree:
+    def public_tree(
+        self, root: LeducState | None = None, depth_limited: bool = False
+    ) -> PublicTree:
         """The game as a public tree over the six private cards.
 
         Board index 0 is "no public card"; board ``1 + c`` is public card ``c``.
         ``root`` (a non-terminal state; its private cards are ignored) roots the tree
         at a later public state, e.g. the start of the second round: a subgame whose
         chance reach still counts the deal of the private cards and of the board, so
-        its values are in the whole game's units.
+        its values are in the whole game's units. With ``depth_limited`` the tree
+        stops at the end of the first round: the chance node of the public card
+        becomes a LEAF (DeepStack's lookahead, whose values a value function gives).
 
         Examples
         --------
@@ -240,9 +244,9 @@ class LeducPoker(Game):
             board_names=["", *(card_name(c) for c in range(_NUM_CARDS))],
         )
         if board >= 0 and not rounds[-1]:
-            self._add_decision(builder, -1, 0, LeducState((0, 1), board, rounds))
+            self._add_decision(builder, -1, 0, LeducState((0, 1), board, rounds), depth_limited)
         else:
-            self._build_public(builder, -1, 0, board, rounds)
+            self._build_public(builder, -1, 0, board, rounds, depth_limited)
         return builder.build(self.name, dict(self.params), self.num_distinct_actions)
 
     @staticmethod
@@ -272,6 +276,7 @@ class LeducPoker(Game):
         edge: int,
         board: int,
         rounds: tuple[tuple[int, ...], ...],
+        depth_limited: bool,
     ) -> None:
         state = LeducState((0, 1), board, rounds)
         status, actor, _, _, contributions = state._status()
@@ -281,14 +286,17 @@ class LeducPoker(Game):
         if status == _ROUND_OVER and len(rounds) == 2:
             builder.add_showdown(parent, edge, board + 1, contributions)
             return
+        if status == _ROUND_OVER and depth_limited:
+            builder.add_leaf(parent, edge, contributions)
+            return
         if status == _ROUND_OVER:
             node = builder.add_chance(parent, edge)
             for card in range(_NUM_CARDS):
                 # Given two dealt private cards, each of the other four is equally likely.
                 child = LeducState((0, 1), card, (*rounds, ()))
-                self._add_decision(builder, node, card + 1, child, prob=0.25)
+                self._add_decision(builder, node, card + 1, child, depth_limited, prob=0.25)
             return
-        self._add_decision(builder, parent, edge, state)
+        self._add_decision(builder, parent, edge, state, depth_limited)
 
     def _add_decision(
         self,
@@ -296,6 +304,7 @@ class LeducPoker(Game):
         parent: int,
         edge: int,
         state: LeducState,
+        depth_limited: bool,
         prob: float = 1.0,
     ) -> None:
         keys = [_key(card, state.board, state.rounds) for card in range(_NUM_CARDS)]
@@ -304,4 +313,6 @@ class LeducPoker(Game):
             parent, edge, state.current_player(), actions, keys, prob=prob, board=state.board + 1
         )
         for action in actions:
-            self._build_public(builder, node, action, state.board, state.child(action).rounds)
+            self._build_public(
+                builder, node, action, state.board, state.child(action).rounds, depth_limited
+            )

@@ -27,12 +27,16 @@ import numpy.typing as npt
 
 from checkraise.errors import CheckraiseError
 
-__all__ = ["CHANCE_NODE", "DECISION", "FOLD", "SHOWDOWN", "PublicTree", "PublicTreeBuilder"]
+__all__ = [
+    "CHANCE_NODE", "DECISION", "FOLD", "LEAF", "SHOWDOWN", "PublicTree", "PublicTreeBuilder",
+]
 
 FOLD = 0
 SHOWDOWN = 1
 CHANCE_NODE = 2
 DECISION = 3
+#: A depth limit: the tree stops here and a value function stands for the rest.
+LEAF = 4
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -46,14 +50,15 @@ class PublicTree:
     Attributes
     ----------
     kind, player, parent, child_start, child_count, edge, board : int arrays per node
-        ``kind`` is FOLD, SHOWDOWN, CHANCE_NODE or DECISION; ``player`` the actor
+        ``kind`` is FOLD, SHOWDOWN, CHANCE_NODE, DECISION or LEAF (a depth limit of a
+        lookahead, whose values a solver is given); ``player`` the actor
         (the folder at a FOLD); children of a node are the contiguous nodes
         ``child_start .. child_start + child_count - 1``; ``edge`` the action (or board
         index) that leads to a node; ``board`` the board index in force at a node.
     chance_reach : float array per node
         ``chance_scale`` times the chance edges' probabilities from the root.
     contributions : float array (nodes, 2)
-        Chips each player has put in, at terminal nodes.
+        Chips each player has put in, at terminal nodes and leaves.
     decision_offset : int array per node
         Start of a decision node's block of ``num_hands * child_count`` entries in
         the flat regret/strategy buffers (``-1`` elsewhere); entry
@@ -210,6 +215,13 @@ class PublicTreeBuilder:
     def add_chance(self, parent: int, edge: int, prob: float = 1.0) -> int:
         """Add a chance node whose children deal new boards."""
         return self._add(_Node(CHANCE_NODE, -1, parent, edge, prob, self._board_of(parent)))
+
+    def add_leaf(
+        self, parent: int, edge: int, contributions: Sequence[float], prob: float = 1.0
+    ) -> int:
+        """Add a depth-limit leaf (the public state there, chips put in so far)."""
+        c0, c1 = contributions
+        return self._add(_Node(LEAF, -1, parent, edge, prob, self._board_of(parent), (c0, c1)))
 
     def add_fold(
         self,

@@ -20,6 +20,11 @@ Brown & Sandholm 2017): that player picks which hand enters (``gadget_enter`` is
 a distribution over his possible hands, regrets in ``gadget_regrets[1]``) and is paid
 his value minus ``gadget_values``, so the other player maximises the smallest margin.
 ``gadget_average`` sums the choices, weighted as the average policy.
+
+A depth-limited tree has LEAF nodes (kind 4, no children): the walk stops there and
+the backward sweeps read the traverser's counterfactual values from
+``leaf_cfv[node]``, which the caller fills between :func:`public_reach` and the sweep
+(a value function of both players' reach at the leaf, e.g. DeepStack's network).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ B = npt.NDArray[np.bool_]
 _FOLD = 0
 _SHOWDOWN = 1
 _CHANCE = 2
+_LEAF = 4
 
 
 @njit
@@ -57,7 +63,7 @@ def public_reach(
         for h in range(hands):
             reach[0, p, h] = root_reach[p, h]
     for node in range(kind.shape[0]):
-        if kind[node] <= _SHOWDOWN:
+        if kind[node] <= _SHOWDOWN or kind[node] == _LEAF:
             continue
         start = child_start[node]
         count = child_count[node]
@@ -143,6 +149,7 @@ def public_cfr_sweep(
     cum_policy: F64,
     traverser: int,
     avg_weight: float,
+    leaf_cfv: F64,
 ) -> None:
     """Backward sweep for ``traverser``: values, then regret and average updates."""
     hands = cfv.shape[1]
@@ -153,6 +160,10 @@ def public_cfr_sweep(
                 node, kind, player, board, chance_reach, contributions, compatible,
                 hand_possible, strength, reach, cfv, traverser,
             )
+            continue
+        if k == _LEAF:
+            for h in range(hands):
+                cfv[node, h] = leaf_cfv[node, h]
             continue
         start = child_start[node]
         count = child_count[node]
@@ -347,6 +358,7 @@ def public_iteration(
     gadget_average: F64,
     gadget_maxmargin: bool,
     entry: F64,
+    leaf_cfv: F64,
 ) -> None:
     """One whole CFR iteration (both players) on the public tree.
 
@@ -364,7 +376,7 @@ def public_iteration(
             public_cfr_sweep(
                 kind, player, child_start, child_count, board, chance_reach, contributions,
                 decision_offset, compatible, hand_possible, strength, policy, reach, cfv,
-                regrets, cum_policy, p, avg_weight,
+                regrets, cum_policy, p, avg_weight, leaf_cfv,
             )
             if p == gadget_player:
                 gadget_update(
@@ -386,7 +398,7 @@ def public_iteration(
         public_cfr_sweep(
             kind, player, child_start, child_count, board, chance_reach, contributions,
             decision_offset, compatible, hand_possible, strength, policy, reach, cfv,
-            regrets, cum_policy, p, avg_weight,
+            regrets, cum_policy, p, avg_weight, leaf_cfv,
         )
         if p == gadget_player:
             gadget_update(
@@ -419,6 +431,7 @@ def public_best_response(
     reach: F64,
     cfv: F64,
     responder: int,
+    leaf_cfv: F64,
 ) -> float:
     """Value of ``responder``'s best response to ``policy`` (the other player's part).
 
@@ -438,6 +451,10 @@ def public_best_response(
                 node, kind, player, board, chance_reach, contributions, compatible,
                 hand_possible, strength, reach, cfv, responder,
             )
+            continue
+        if k == _LEAF:
+            for h in range(hands):
+                cfv[node, h] = leaf_cfv[node, h]
             continue
         start = child_start[node]
         count = child_count[node]
@@ -492,6 +509,7 @@ def public_run(
     gadget_average: F64,
     gadget_maxmargin: bool,
     entry: F64,
+    leaf_cfv: F64,
 ) -> None:
     """Iterations ``first .. first + iterations - 1`` in one call."""
     for t in range(first, first + iterations):
@@ -505,5 +523,5 @@ def public_run(
             decision_offset, compatible, hand_possible, strength, root_reach, policy, reach,
             cfv, regrets, cum_policy, alternating, clip, positive, negative, float(t) ** gamma,
             gadget_player, gadget_values, gadget_regrets, gadget_enter, gadget_average,
-            gadget_maxmargin, entry,
+            gadget_maxmargin, entry, leaf_cfv,
         )

@@ -21,10 +21,17 @@ optionally a :class:`ResolvingGadget` above the root (Burch, Johanson & Bowling
 re-solving gadget), whose player may take a fixed value per hand instead of
 entering; :func:`root_best_response` gives the counterfactual best-response
 values such a gadget is given in safe re-solving.
+
+A depth-limited tree (DeepStack's lookahead, Moravcik et al. 2017) ends in LEAF
+nodes; the solver is then given ``leaf_values``, a function of both players' reach
+at the leaves that returns the traverser's counterfactual values there (a value
+network, or an exact solve of what lies below), called once per player per
+iteration between the forward and the backward sweep.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,13 +40,14 @@ import numpy.typing as npt
 
 from checkraise.errors import CheckraiseError, ConfigError, one_of
 from checkraise.games.base import Game
-from checkraise.games.public_tree import DECISION, PublicTree
+from checkraise.games.public_tree import DECISION, LEAF, PublicTree
 from checkraise.solvers import _public_kernels as kernels
 from checkraise.solvers.base import Solver
 from checkraise.solvers.policy import Policy
 
 __all__ = [
     "VECTORISED_ALGORITHMS",
+    "LeafValues",
     "ResolvingGadget",
     "VectorisedCFRSolver",
     "public_exploitability",
@@ -47,6 +55,12 @@ __all__ = [
 ]
 
 FloatArray = npt.NDArray[np.float64]
+
+#: ``leaf_values(reach, traverser)``: ``reach`` (leaves, 2, hands) is both players'
+#: reach of each LEAF node (in the order of ``np.flatnonzero(tree.kind == LEAF)``);
+#: the result (leaves, hands) is the traverser's counterfactual value of each hand
+#: there, in the tree's units (weighted by chance and the other player's reach).
+LeafValues = Callable[[FloatArray, int], FloatArray]
 
 #: algorithm -> (regret matching+, (alpha, beta) discount or None, average exponent)
 VECTORISED_ALGORITHMS: dict[str, tuple[bool, tuple[float, float] | None, float]] = {
@@ -127,6 +141,7 @@ class _Buffers:
         self.cfv = np.zeros((tree.num_nodes, tree.num_hands))
         self.root = _root_reach(tree, root_reach)
         self.entry = self.root.copy()
+        self.leaf_cfv = np.zeros((tree.num_nodes, tree.num_hands))
 
 
 def _uniform_buffer(tree: PublicTree) -> FloatArray:
@@ -146,12 +161,21 @@ def _best_response_value(
             tree.kind, tree.player, tree.child_start, tree.child_count, tree.board,
             tree.chance_reach, tree.contributions, tree.decision_offset, tree.compatible,
             tree.hand_possible, tree.strength, buffers.root, policy, buffers.reach, buffers.cfv,
-            responder,
+            responder, buffers.leaf_cfv,
         )
     )
 
 
+def _no_leaves(tree: PublicTree) -> None:
+    if np.any(tree.kind == LEAF):
+        raise ConfigError(
+            "the tree is depth-limited (it has LEAF nodes); its best response needs the "
+            "leaf values: use VectorisedCFRSolver(..., leaf_values=...).node_best_response"
+        )
+
+
 def _exploitability(tree: PublicTree, policy: FloatArray, buffers: _Buffers) -> float:
+    _no_leaves(tree)
     # Two-player zero-sum: the on-policy values cancel in NashConv.
     total = sum(_best_response_value(tree, policy, p, buffers) for p in range(2))
     return total / 2.0
@@ -211,6 +235,7 @@ def root_best_response(
     if responder not in (0, 1):
         raise ConfigError(f"responder {responder!r}; expected 0 or 1")
     tree = _public_tree_of(game)
+    _no_leaves(tree)
     buffers = _Buffers(tree, root_reach)
     _best_response_value(tree, _buffer_from_policy(tree, policy), responder, buffers)
     values: FloatArray = buffers.cfv[0].copy()
@@ -236,6 +261,10 @@ class VectorisedCFRSolver(Solver):
         instead of entering; his ``root_reach`` row is then ignored, his reach of
         the root being his gadget choice alone (his probability of entering, or
         with Maxmargin which hand enters).
+    leaf_values : LeafValues, optional
+        The value function at the LEAF nodes of a depth-limited tree (required
+        exactly when the tree has leaves). Iterations then alternate in Python
+        around the numba sweeps, the leaf values computed in between.
 
     Examples
     --------
@@ -254,6 +283,7 @@ class VectorisedCFRSolver(Solver):
         *,
         root_reach: FloatArray | None = None,
         gadget: ResolvingGadget | None = None,
+        leaf_values: LeafValues | None = None,
     ) -> None:
         super().__init__()
         if algorithm not in VECTORISED_ALGORITHMS:
@@ -264,6 +294,14 @@ class VectorisedCFRSolver(Solver):
         self.algorithm_name = algorithm
         self.tree = _public_tree_of(game)
         self.alternating = alternating
+        self.leaves = np.flatnonzero(self.tree.kind == LEAF).astype(np.int64)
+        if (leaf_values is None) != (self.leaves.size == 0):
+            raise ConfigError(
+                f"the tree has {self.leaves.size} depth-limit leaves and leaf_values is "
+                f"{'missing' if leaf_values is None else 'given'}; expected leaf values "
+                "exactly for a depth-limited tree"
+            )
+        self.leaf_values = leaf_values
         self.regret_matching_plus, self.discount, self.average_exponent = VECTORISED_ALGORITHMS[
             algorithm
         ]
@@ -315,6 +353,9 @@ class VectorisedCFRSolver(Solver):
     def _run(self, first: int, iterations: int) -> None:
         alpha, beta = self.discount if self.discount is not None else (1.0, 1.0)
         tree, buffers = self.tree, self._buffers
+        if self.leaves.size:
+            self._run_with_leaves(first, iterations, alpha, beta)
+            return
         kernels.public_run(
             tree.kind, tree.player, tree.child_start, tree.child_count, tree.board,
             tree.chance_reach, tree.contributions, tree.decision_offset, tree.compatible,
@@ -325,11 +366,130 @@ class VectorisedCFRSolver(Solver):
             -1 if self.gadget is None else self.gadget.player, self._gadget_values,
             self._gadget_regrets, self._gadget_enter, self._gadget_average,
             self.gadget is not None and self.gadget.maxmargin, buffers.entry,
+            buffers.leaf_cfv,
         )
+        self._count_weights(first, iterations)
+
+    def _count_weights(self, first: int, iterations: int) -> None:
         # The kernel's weight of iteration t, summed to normalise the gadget's average.
         self._gadget_weight += sum(
             float(t) ** self.average_exponent for t in range(first, first + iterations)
         )
+
+    def _fill_leaves(self, traverser: int) -> None:
+        """The traverser's leaf values for the reach now in the buffers."""
+        assert self.leaf_values is not None
+        reach = self._buffers.reach[self.leaves]
+        values = np.asarray(self.leaf_values(reach, traverser), dtype=np.float64)
+        if values.shape != (self.leaves.size, self.tree.num_hands):
+            raise ConfigError(
+                f"leaf values of shape {values.shape}; expected "
+                f"{(self.leaves.size, self.tree.num_hands)}"
+            )
+        self._buffers.leaf_cfv[self.leaves] = values
+
+    def _run_with_leaves(self, first: int, iterations: int, alpha: float, beta: float) -> None:
+        """The kernel's iteration (alternating or simultaneous), step by step, with the
+        leaf values filled in after each forward sweep."""
+        tree, b = self.tree, self._buffers
+        gadget_player = -1 if self.gadget is None else self.gadget.player
+        maxmargin = self.gadget is not None and self.gadget.maxmargin
+        hands = tree.num_hands
+
+        def forward() -> None:
+            kernels.entry_reach(b.root, gadget_player, self._gadget_enter, b.entry)
+            kernels.public_reach(
+                tree.kind, tree.player, tree.child_start, tree.child_count, tree.board,
+                tree.decision_offset, tree.hand_possible, b.entry, self.policy, b.reach,
+            )
+
+        def sweep(p: int, weight: float, positive: float, negative: float) -> None:
+            self._fill_leaves(p)
+            kernels.public_cfr_sweep(
+                tree.kind, tree.player, tree.child_start, tree.child_count, tree.board,
+                tree.chance_reach, tree.contributions, tree.decision_offset, tree.compatible,
+                tree.hand_possible, tree.strength, self.policy, b.reach, b.cfv, self.regrets,
+                self.cum_policy, p, weight, b.leaf_cfv,
+            )
+            if p == gadget_player:
+                kernels.gadget_update(
+                    b.cfv[0], self._gadget_values, self._gadget_regrets, self._gadget_enter,
+                    self._gadget_average, weight, b.root[p], maxmargin,
+                    self.regret_matching_plus, positive, negative,
+                )
+
+        def finish(p: int, positive: float, negative: float) -> None:
+            kernels.public_finish(
+                tree.kind, tree.player, tree.child_count, tree.decision_offset, self.regrets,
+                self.policy, hands, p, self.regret_matching_plus, positive, negative,
+            )
+
+        for t in range(first, first + iterations):
+            positive = negative = 1.0
+            if self.discount is not None:
+                positive = t**alpha / (t**alpha + 1.0)
+                negative = t**beta / (t**beta + 1.0)
+            weight = float(t) ** self.average_exponent
+            if self.alternating:
+                for p in range(2):
+                    forward()
+                    sweep(p, weight, positive, negative)
+                    finish(p, positive, negative)
+            else:
+                forward()
+                for p in range(2):
+                    sweep(p, weight, positive, negative)
+                for p in range(2):
+                    finish(p, positive, negative)
+        self._count_weights(first, iterations)
+
+    def _average_entry(self) -> FloatArray:
+        entry = self._buffers.root.copy()
+        if self.gadget is not None:
+            entry[self.gadget.player] *= self.gadget_average
+        return entry
+
+    def average_reach(self) -> FloatArray:
+        """Both players' reach of every node (nodes, 2, hands) under the average policy,
+        from the root reach (the gadget player's being his average gadget choice)."""
+        tree = self.tree
+        reach = np.zeros((tree.num_nodes, 2, tree.num_hands))
+        kernels.public_reach(
+            tree.kind, tree.player, tree.child_start, tree.child_count, tree.board,
+            tree.decision_offset, tree.hand_possible, self._average_entry(),
+            self.average_buffer(), reach,
+        )
+        return reach
+
+    def node_best_response(
+        self, responder: int, leaf_cfv: FloatArray | None = None
+    ) -> FloatArray:
+        """``responder``'s counterfactual best-response values at every node (nodes, hands)
+        against the average policy of the other player, who reaches the root with his
+        root reach; leaves take ``leaf_cfv`` (leaves, hands) if given, else the leaf
+        values at both players' :meth:`average_reach`."""
+        if responder not in (0, 1):
+            raise ConfigError(f"responder {responder!r}; expected 0 or 1")
+        tree, b = self.tree, self._buffers
+        policy = self.average_buffer()
+        entry = self._average_entry()
+        if self.leaves.size and leaf_cfv is not None:
+            given = np.asarray(leaf_cfv, dtype=np.float64)
+            if given.shape != (self.leaves.size, tree.num_hands):
+                raise ConfigError(f"leaf_cfv of shape {given.shape}; expected "
+                                  f"{(self.leaves.size, tree.num_hands)}")
+            b.leaf_cfv[self.leaves] = given
+        elif self.leaves.size:
+            b.reach[:] = self.average_reach()
+            self._fill_leaves(responder)
+        kernels.public_best_response(
+            tree.kind, tree.player, tree.child_start, tree.child_count, tree.board,
+            tree.chance_reach, tree.contributions, tree.decision_offset, tree.compatible,
+            tree.hand_possible, tree.strength, entry, policy, b.reach, b.cfv, responder,
+            b.leaf_cfv,
+        )
+        values: FloatArray = b.cfv.copy()
+        return values
 
     @property
     def gadget_entry(self) -> FloatArray:
