@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
+from checkraise.errors import ConfigError
 from checkraise.games.base import Game, State
 from checkraise.nn.deep_cfr import DeepCFRConfig
 from checkraise.nn.deep_cfr_nets import MLP, masked_softmax, regret_matching, train_network
@@ -144,7 +145,7 @@ class SampledDeepCFR:
     def action_probabilities(self, state: State) -> dict[int, float]:
         """The policy network's probabilities of the legal actions at ``state``."""
         if self.policy_net is None:
-            raise ValueError("no policy network yet; expected run() first")
+            raise ConfigError("no policy network yet; expected run() first")
         tensor = torch.from_numpy(state.information_state_tensor()[None, :])
         legal = state.legal_actions()
         mask = torch.zeros((1, self.game.num_distinct_actions), dtype=torch.bool)
