@@ -14,9 +14,16 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from checkraise.errors import CheckraiseError, one_of
 
-__all__ = ["CHANCE", "TERMINAL", "Game", "IllegalActionError", "State"]
+__all__ = ["CHANCE", "TERMINAL", "FloatVector", "Game", "IllegalActionError", "NoTensorError",
+           "State"]
+
+#: A flat float32 vector, e.g. an information-state tensor.
+FloatVector = npt.NDArray[np.float32]
 
 #: ``current_player()`` of a chance node (OpenSpiel's ``kChancePlayerId``).
 CHANCE = -1
@@ -26,6 +33,10 @@ TERMINAL = -4
 
 class IllegalActionError(CheckraiseError):
     """An action that is not legal in the state it was applied to."""
+
+
+class NoTensorError(CheckraiseError):
+    """A game without an information-state tensor was asked for one."""
 
 
 class State(ABC):
@@ -65,6 +76,19 @@ class State(ABC):
     @abstractmethod
     def child(self, action: int) -> State:
         """The state after ``action``; raises :class:`IllegalActionError` if it is illegal."""
+
+    def information_state_tensor(self, player: int | None = None) -> FloatVector:
+        """What ``player`` knows here, as a flat float32 vector (for neural networks).
+
+        Two histories give equal tensors exactly when they give equal
+        :meth:`information_set_key`. ``player`` defaults to the player to act. Games
+        that support it document their encoding; the default raises
+        :class:`NoTensorError`.
+        """
+        raise NoTensorError(
+            f"{type(self).__name__} has no information-state tensor; "
+            "expected a game that defines one (kuhn, leduc, holdem)"
+        )
 
     def check_action(self, action: int) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is legal here."""
@@ -108,6 +132,14 @@ class Game(ABC):
     def zero_sum(self) -> bool:
         """Whether every terminal's returns sum to zero."""
         return True
+
+    @property
+    def information_state_tensor_size(self) -> int:
+        """Length of :meth:`State.information_state_tensor` (:class:`NoTensorError` if none)."""
+        raise NoTensorError(
+            f"{type(self).__name__} has no information-state tensor; "
+            "expected a game that defines one (kuhn, leduc, holdem)"
+        )
 
     def action_names(self) -> Sequence[str]:
         """Names of all player actions, indexed by action."""

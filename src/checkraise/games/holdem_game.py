@@ -28,7 +28,14 @@ import numpy as np
 import numpy.typing as npt
 
 from checkraise.errors import ConfigError
-from checkraise.games.base import CHANCE, TERMINAL, Game, IllegalActionError, State
+from checkraise.games.base import (
+    CHANCE,
+    TERMINAL,
+    FloatVector,
+    Game,
+    IllegalActionError,
+    State,
+)
 from checkraise.games.holdem import (
     DECISION,
     FOLD,
@@ -238,6 +245,36 @@ class HoldemGame(Game):
             "cards": self.cards.to_dict(),
         }
 
+    @cached_property
+    def tensor_layout(self) -> tuple[I64, I64, I64]:
+        """``(slot, offset, slots)`` of the betting part of the information-state tensor.
+
+        ``slot[n]`` is the place of the action leading to node ``n`` among its street's
+        actions (-1 at the root), ``slots[s]`` the most actions any line takes on street
+        ``s`` and ``offset[s]`` where street ``s``'s slots start in the tensor.
+        """
+        tree = self.tree
+        slot = np.full(tree.num_nodes, -1, dtype=np.int64)
+        parent = tree.parent
+        street = tree.street
+        slots = np.zeros(4, dtype=np.int64)
+        # Breadth-first order puts every parent before its children.
+        for n in range(1, tree.num_nodes):
+            par = int(parent[n])
+            same = par != 0 and int(street[int(parent[par])]) == int(street[par])
+            slot[n] = slot[par] + 1 if same else 0
+            s = int(street[par])
+            slots[s] = max(slots[s], slot[n] + 1)
+        base = 2 + int(sum(self.cards.buckets))
+        widths = slots * self.num_distinct_actions
+        offset = base + np.concatenate(([0], np.cumsum(widths)[:-1])).astype(np.int64)
+        return slot, offset, slots
+
+    @property
+    def information_state_tensor_size(self) -> int:
+        _, offset, slots = self.tensor_layout
+        return int(offset[3] + slots[3] * self.num_distinct_actions)
+
     def initial_state(self) -> HoldemState:
         subset = np.arange(self.cards.deals) if self.cards.deals else None
         return HoldemState(self, node=0, dealt=0, subset=subset, buckets=((), ()), cards=())
@@ -305,6 +342,42 @@ class HoldemState(State):
         street = int(self.game.tree.street[self.node])
         bucket = self.buckets[p][street] if len(self.buckets[p]) > street else -1
         return f"{p}|{bucket}|{self.game.tree.lines[self.node]}"
+
+    def information_state_tensor(self, player: int | None = None) -> FloatVector:
+        """``player``'s view as float32: position, buckets and the betting line.
+
+        Layout: the position one-hot (2); for each street ``s`` a one-hot over its
+        ``buckets[s]`` buckets (with perfect recall every street dealt so far, each by
+        its own bucket; without, only the current street's, as in the key; zero for
+        streets not dealt); then for each street its betting slots
+        (:attr:`HoldemGame.tensor_layout`), one per action taken on that street in
+        order, each a one-hot over ``num_distinct_actions`` child indices. Equal
+        tensors mean equal :meth:`information_set_key`.
+        """
+        p = self.current_player() if player is None else player
+        if p not in (0, 1):
+            raise ConfigError(f"no information state for player {p!r} in {self!r}")
+        game = self.game
+        tree = game.tree
+        slot, offset, _ = game.tensor_layout
+        out = np.zeros(game.information_state_tensor_size, dtype=np.float32)
+        out[p] = 1.0
+        counts = game.cards.buckets
+        starts = 2 + np.concatenate(([0], np.cumsum(counts)[:-1]))
+        street = int(tree.street[self.node])
+        seen = self.buckets[p]
+        for s, code in enumerate(seen):
+            if s > street or (not game.cards.recall and s != street):
+                continue
+            out[int(starts[s]) + int(code) % int(counts[s])] = 1.0
+        width = game.num_distinct_actions
+        node = self.node
+        while node != 0:
+            par = int(tree.parent[node])
+            index = node - int(tree.first_child[par])
+            out[int(offset[int(tree.street[par])]) + int(slot[node]) * width + index] = 1.0
+            node = par
+        return out
 
     def returns(self) -> list[float]:
         tree = self.game.tree

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from checkraise.errors import CheckraiseError
-from checkraise.games.base import CHANCE, TERMINAL, Game, State
+from checkraise.games.base import CHANCE, TERMINAL, FloatVector, Game, State
 from checkraise.games.public_tree import PublicTree, PublicTreeBuilder
 
 __all__ = ["BET", "PASS", "KuhnPoker", "KuhnState"]
@@ -74,6 +74,33 @@ class KuhnState(State):
             raise CheckraiseError(f"no information set for player {seat!r} in {self!r}")
         return str(self.cards[seat]) + "".join(_ACTION_CHARS[a] for a in self.actions)
 
+    def information_state_tensor(self, player: int | None = None) -> FloatVector:
+        """``player``'s view as float32: seat, card and the actions so far, all one-hot.
+
+        Layout for ``n`` players (length ``n + (n + 1) + 2 (2n - 1)``, 11 for two):
+        the seat one-hot (``n``), the seat's card one-hot (``n + 1``), then one slot of
+        two entries (pass, bet) for each of the at most ``2n - 1`` actions of a hand,
+        in the order they were taken; slots not reached yet are zero. The layout is
+        OpenSpiel's ``kuhn_poker`` tensor.
+
+        Examples
+        --------
+        >>> state = KuhnState(2, (2, 0), (PASS, BET))
+        >>> state.information_state_tensor().astype(int).tolist()
+        [1, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0]
+        """
+        seat = self.current_player() if player is None else player
+        n = self.num_players
+        if not 0 <= seat < len(self.cards):
+            raise CheckraiseError(f"no information state for player {seat!r} in {self!r}")
+        out = np.zeros(_tensor_size(n), dtype=np.float32)
+        out[seat] = 1.0
+        out[n + self.cards[seat]] = 1.0
+        base = 2 * n + 1
+        for slot, action in enumerate(self.actions):
+            out[base + 2 * slot + action] = 1.0
+        return out
+
     def returns(self) -> list[float]:
         n = self.num_players
         if not self.is_terminal():
@@ -97,6 +124,10 @@ class KuhnState(State):
         if self.is_chance_node():
             return KuhnState(self.num_players, (*self.cards, action), self.actions)
         return KuhnState(self.num_players, self.cards, (*self.actions, action))
+
+
+def _tensor_size(players: int) -> int:
+    return players + (players + 1) + 2 * (2 * players - 1)
 
 
 class KuhnPoker(Game):
@@ -130,6 +161,10 @@ class KuhnPoker(Game):
     @property
     def params(self) -> Mapping[str, Any]:
         return {"players": self._players}
+
+    @property
+    def information_state_tensor_size(self) -> int:
+        return _tensor_size(self._players)
 
     def initial_state(self) -> KuhnState:
         return KuhnState(self._players)

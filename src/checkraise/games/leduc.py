@@ -23,10 +23,11 @@ from typing import Any
 import numpy as np
 
 from checkraise.errors import ConfigError
-from checkraise.games.base import CHANCE, TERMINAL, Game, State
+from checkraise.games.base import CHANCE, TERMINAL, FloatVector, Game, State
 from checkraise.games.public_tree import PublicTree, PublicTreeBuilder
 
-__all__ = ["CALL", "FOLD", "RAISE", "LeducPoker", "LeducState", "card_name"]
+__all__ = ["CALL", "FOLD", "RAISE", "ROUND_SLOTS", "TENSOR_SIZE", "LeducPoker", "LeducState",
+           "card_name"]
 
 FOLD = 0
 CALL = 1
@@ -35,6 +36,11 @@ _ACTION_CHARS = "fcr"
 _NUM_CARDS = 6
 _BET_SIZES = (2.0, 4.0)
 _MAX_RAISES = 2
+
+#: Most actions in one betting round (check, raise, raise, call).
+ROUND_SLOTS = 4
+#: Length of :meth:`LeducState.information_state_tensor`.
+TENSOR_SIZE = 2 + 2 * _NUM_CARDS + 2 * ROUND_SLOTS * 3
 
 _ONGOING = 0
 _ROUND_OVER = 1
@@ -131,6 +137,35 @@ class LeducState(State):
             raise ConfigError(f"no information set for player {seat!r} in {self!r}")
         return _key(self.cards[seat], self.board, self.rounds)
 
+    def information_state_tensor(self, player: int | None = None) -> FloatVector:
+        """``player``'s view as float32: seat, private card, public card, actions.
+
+        Layout (length 38): the seat one-hot (2), the private card one-hot (6), the
+        public card one-hot (6, zero before it is dealt), then for each of the two
+        rounds :data:`ROUND_SLOTS` (4) action slots of three entries (fold, call,
+        raise), one-hot in the order the actions were taken; slots not reached are zero.
+
+        Examples
+        --------
+        >>> state = LeducState((3, 0), 4, ((CALL, CALL), (RAISE,)))
+        >>> v = state.information_state_tensor(1)
+        >>> [int(i) for i in v.nonzero()[0]]
+        [1, 2, 12, 15, 18, 28]
+        """
+        seat = self.current_player() if player is None else player
+        if not 0 <= seat < len(self.cards):
+            raise ConfigError(f"no information state for player {seat!r} in {self!r}")
+        out = np.zeros(TENSOR_SIZE, dtype=np.float32)
+        out[seat] = 1.0
+        out[2 + self.cards[seat]] = 1.0
+        if self.board >= 0:
+            out[2 + _NUM_CARDS + self.board] = 1.0
+        base = 2 + 2 * _NUM_CARDS
+        for r, actions in enumerate(self.rounds):
+            for slot, action in enumerate(actions):
+                out[base + 3 * (r * ROUND_SLOTS + slot) + action] = 1.0
+        return out
+
     def returns(self) -> list[float]:
         status, actor, _, _, contributions = self._status()
         if len(self.cards) < 2 or status == _ONGOING or (
@@ -194,6 +229,10 @@ class LeducPoker(Game):
     @property
     def params(self) -> Mapping[str, Any]:
         return {}
+
+    @property
+    def information_state_tensor_size(self) -> int:
+        return TENSOR_SIZE
 
     def initial_state(self) -> LeducState:
         return LeducState()
