@@ -11,7 +11,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "checkraise"
 
 # Height of each top-level module or package in the layer diagram.
 LAYER = {
-    "cards": 0, "ranges": 0, "errors": 0, "_numba": 0, "stats": 0, "_lazy": 0,
+    "cards": 0, "ranges": 0, "errors": 0, "_numba": 0, "stats": 0, "_lazy": 0, "_npzfile": 0,
     "evaluator": 1, "backend": 1,
     "equity": 2,
     "engine": 3,

@@ -12,9 +12,7 @@ whole.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
-import json
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -22,6 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from checkraise._npzfile import read_npz, write_npz
 from checkraise.errors import CheckraiseError
 
 __all__ = ["FORMAT_VERSION", "MODEL_FORMAT", "ModelFileError", "load_into", "load_model",
@@ -45,12 +44,6 @@ def require_torch() -> ModuleType:
             "this needs PyTorch, which is not installed; install the extra: "
             "pip install torch==2.13.0 'checkraise[nn]'"
         ) from exc
-
-
-def _sha(arrays: dict[str, npt.NDArray[Any]]) -> dict[str, str]:
-    return {
-        k: hashlib.sha256(np.ascontiguousarray(v).tobytes()).hexdigest() for k, v in arrays.items()
-    }
 
 
 def save_model(
@@ -92,20 +85,13 @@ def save_model(
         "architecture": architecture,
         "command": command,
         **(extra or {}),
-        "checksums": _sha(arrays),
         "dtypes": {k: str(v.dtype) for k, v in arrays.items()},
     }
+    p = Path(path)
     try:
-        text = json.dumps(header)
+        write_npz(p, header, arrays, header_key=_HEADER, compressed=False)
     except TypeError as exc:
         raise ModelFileError(f"the header is not JSON-serialisable: {exc}") from exc
-    p = Path(path)
-    tmp = p.with_name(p.name + ".tmp")
-    with open(tmp, "wb") as fh:
-        payload: dict[str, Any] = dict(arrays)
-        payload[_HEADER] = np.frombuffer(text.encode(), dtype=np.uint8)
-        np.savez(fh, **payload)
-    tmp.replace(p)
     return p
 
 
@@ -118,36 +104,10 @@ def load_model(
     ``kind`` than asked for, or an array does not match its checksum.
     ``FileNotFoundError`` passes through.
     """
-    p = Path(path)
-    try:
-        with np.load(p, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-    except FileNotFoundError:
-        raise
-    except Exception as exc:  # zipfile, zlib, numpy format and pickle refusals alike
-        raise ModelFileError(f"{p}: not a readable .npz model file ({exc})") from exc
-    try:
-        header = json.loads(arrays.pop(_HEADER).tobytes().decode())
-    except (KeyError, ValueError) as exc:
-        raise ModelFileError(f"{p}: no JSON header; expected a file written by save_model") \
-            from exc
-    if not isinstance(header, dict):
-        raise ModelFileError(f"{p}: the header is not a JSON object")
-    if header.get("format") != MODEL_FORMAT or header.get("format_version") != FORMAT_VERSION:
-        raise ModelFileError(
-            f"{p}: format {header.get('format')!r} version {header.get('format_version')!r}; "
-            f"expected {MODEL_FORMAT!r} {FORMAT_VERSION}"
-        )
+    header, arrays = read_npz(path, MODEL_FORMAT, FORMAT_VERSION, ModelFileError,
+                              header_key=_HEADER)
     if kind is not None and header.get("kind") != kind:
-        raise ModelFileError(f"{p}: a {header.get('kind')!r} model; expected {kind!r}")
-    sums = _sha(arrays)
-    for k, v in header.get("checksums", {}).items():
-        if sums.get(k) != v:
-            raise ModelFileError(f"{p}: array {k!r} does not match its checksum "
-                                 "(damaged or edited)")
-    missing = sorted(set(header.get("checksums", {})) - set(arrays))
-    if missing:
-        raise ModelFileError(f"{p}: arrays {missing} named in the header are missing")
+        raise ModelFileError(f"{path}: a {header.get('kind')!r} model; expected {kind!r}")
     return header, arrays
 
 

@@ -26,8 +26,6 @@ order: a run is the same for a given seed and number of workers.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -37,6 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from checkraise._npzfile import read_npz, write_npz
 from checkraise.errors import ConfigError, FormatError
 from checkraise.games.holdem import DECISION, HoldemRules, load_actions
 from checkraise.games.holdem_game import HoldemCards, HoldemGame
@@ -192,50 +191,13 @@ def _to_layout(header: dict[str, Any], layout: Layout, arrays: list[npt.NDArray[
         a[:] = moved
 
 
-def _sha(arrays: dict[str, npt.NDArray[Any]]) -> dict[str, str]:
-    return {
-        k: hashlib.sha256(np.ascontiguousarray(v).tobytes()).hexdigest() for k, v in arrays.items()
-    }
-
-
 def _write(path: Path, header: dict[str, Any], arrays: dict[str, npt.NDArray[Any]]) -> None:
     """Write ``path`` atomically: a killed job leaves the previous file whole."""
-    header = dict(header, checksums=_sha(arrays))
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as fh:
-        payload: dict[str, Any] = dict(arrays)
-        payload["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
-        np.savez_compressed(fh, **payload)
-    tmp.replace(path)
+    write_npz(path, header, arrays)
 
 
 def _read(path: str | Path, fmt: str) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
-    p = Path(path)
-    try:
-        with np.load(p, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-    except FileNotFoundError:
-        raise
-    except Exception as exc:  # zipfile, zlib, numpy format and pickle refusals alike
-        raise BlueprintError(f"{p}: not a readable .npz file ({exc})") from exc
-    try:
-        header = json.loads(arrays.pop("header").tobytes().decode())
-    except (KeyError, ValueError) as exc:
-        raise BlueprintError(f"{p}: no JSON header") from exc
-    if not isinstance(header, dict):
-        raise BlueprintError(f"{p}: the header is not a JSON object ({type(header).__name__})")
-    if header.get("format") != fmt or header.get("format_version") != FORMAT_VERSION:
-        raise BlueprintError(
-            f"{p}: format {header.get('format')!r} version "
-            f"{header.get('format_version')!r}; expected {fmt!r} {FORMAT_VERSION}"
-        )
-    sums = _sha(arrays)
-    for k, v in header.get("checksums", {}).items():
-        if sums.get(k) != v:
-            raise BlueprintError(
-                f"{p}: array {k!r} does not match its checksum (damaged or edited)"
-            )
-    return header, arrays
+    return read_npz(path, fmt, FORMAT_VERSION, BlueprintError)
 
 
 class BlueprintTrainer:
