@@ -29,6 +29,7 @@ Run: ``.venv/bin/python benchmarks/bench_deep_cfr.py [--iterations 100] [--trave
 from __future__ import annotations
 
 import argparse
+import importlib.machinery
 import json
 import os
 import sys
@@ -60,6 +61,8 @@ def _tree_stand_in() -> bool:
             return type(first)(*(fn(*leaves) for leaves in zip(*structures, strict=True)))
 
         module.map_structure = map_structure  # type: ignore[attr-defined]
+        # a spec, as a real module has: torch's optimisers look modules up with find_spec
+        module.__spec__ = importlib.machinery.ModuleSpec("tree", None)
         sys.modules["tree"] = module
         return True
     return False
