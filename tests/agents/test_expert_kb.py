@@ -58,12 +58,12 @@ def test_bad_preflop_entries_are_named(tmp_path: Path, old: str, new: str, messa
 
 
 @pytest.mark.parametrize(("old", "new", "message"), [
-    ('facing = ["none"]\nmin_hs = 0.95', 'facing = ["bet"]\nmin_hs = 0.95',
+    ('facing = ["none"]\nmin_hs = 0.97', 'facing = ["bet"]\nmin_hs = 0.97',
      "postflop.toml: rule 1 (nuts-unbet) facing: ['bet']; expected a list of"),
     ('actions = ["bet:0.75", "bet:0.5", "check"]', 'actions = ["bet:big", "check"]',
      "rule 1 (nuts-unbet): action 'bet:big'; expected fold, check, call"),
-    ('min_hs = 0.8\nactions = ["bet:0.66"', 'min_hs = 1.8\nactions = ["bet:0.66"',
-     "rule 2 (value-unbet) min_hs: 1.8; expected a number in 0..1"),
+    ('min_hs = 0.85\nactions = ["bet:0.66"', 'min_hs = 1.85\nactions = ["bet:0.66"',
+     "rule 2 (value-unbet) min_hs: 1.85; expected a number in 0..1"),
     ('name = "weak-facing"\n', 'name = "weak-facing"\nmax_outs = 3\n',
      "rule 15 (weak-facing): the last rule has conditions"),
     ('name = "draw-unbet"\n', 'name = "draw-unbet"\nwhen = "always"\n',
