@@ -65,7 +65,7 @@ def test_bad_preflop_entries_are_named(tmp_path: Path, old: str, new: str, messa
     ('min_hs = 0.85\nactions = ["bet:0.66"', 'min_hs = 1.85\nactions = ["bet:0.66"',
      "rule 2 (value-unbet) min_hs: 1.85; expected a number in 0..1"),
     ('name = "weak-facing"\n', 'name = "weak-facing"\nmax_outs = 3\n',
-     "rule 15 (weak-facing): the last rule has conditions"),
+     "rule 16 (weak-facing): the last rule has conditions"),
     ('name = "draw-unbet"\n', 'name = "draw-unbet"\nwhen = "always"\n',
      "rule 4: unknown key 'when'"),
     ('unbet = [0.0, 0.30, 0.20, 0.30, 0.15, 0.05]', 'unbet = [0.1, 0.30, 0.20, 0.30, 0.15, 0.05]',
@@ -161,7 +161,7 @@ def test_air_folds_to_a_pot_sized_bet() -> None:
     # 7-2 on A-K-Q rainbow: no pair, no draw, and a pot-sized bet asks for a third of the pot.
     advice = advise(_postflop_spot("7c2d", "AsKhQd", 900).observation(0))
     assert advice.features["facing"] == "raise-medium"
-    assert advice.entry == "rule 15 (weak-facing)" and advice.actions == (Action.fold(),)
+    assert advice.entry == "rule 16 (weak-facing)" and advice.actions == (Action.fold(),)
 
 
 def test_a_flush_draw_calls_a_small_bet_and_folds_to_a_big_one() -> None:
@@ -169,7 +169,7 @@ def test_a_flush_draw_calls_a_small_bet_and_folds_to_a_big_one() -> None:
     # 150 / 900 = 17% of the pot (the draw pays); three pots ask for 1800 / 4200 = 43% (no).
     small = advise(_postflop_spot("9h8h", "Kh4h2c", 450).observation(0))
     assert small.features["draw"] and small.features["outs"] >= 9
-    assert small.features["draw_pays"] and small.entry == "rule 13 (draw-priced-in)"
+    assert small.features["draw_pays"] and small.entry == "rule 14 (draw-priced-in)"
     assert small.actions == (Action.call(), Action.fold())
     big = advise(_postflop_spot("9h8h", "Kh4h2c", 2100).observation(0))
     assert not big.features["draw_pays"] and big.actions == (Action.fold(),)

@@ -23,7 +23,7 @@ def test_flush_draw_facing_a_small_bet_as_json(capsys: pytest.CaptureFixture[str
     assert code == 0
     record = json.loads(out)
     assert record["seat"] == 0 and record["pot"] == 750 and record["to_call"] == 150
-    assert record["entry"] == "rule 13 (draw-priced-in)"
+    assert record["entry"] == "rule 14 (draw-priced-in)"
     assert record["features"]["pot_odds"] == pytest.approx(1 / 6, abs=1e-4)
     assert [s["action"] for s in record["suggestions"]] == ["c", "f"]
 
