@@ -50,6 +50,7 @@ def test_the_same_files_given_by_path_load_alike(tmp_path: Path) -> None:
     ('position = "bigblind"\nsituation = "unopened"', 'position = "bigblind"\nsituation = "limp"',
      "spot 7 situation: 'limp'; expected one of"),
     ('commit_fraction = 0.4', 'commit_fraction = 4', "[meta] commit_fraction: 4"),
+    ('small_reraise = 2.2', 'small_reraise = 0.5', "[meta] small_reraise: 0.5; expected"),
 ])
 def test_bad_preflop_entries_are_named(tmp_path: Path, old: str, new: str, message: str) -> None:
     assert old in PREFLOP
@@ -130,6 +131,18 @@ def test_facing_an_all_in_counts_as_a_four_bet_whatever_came_before() -> None:
     assert [str(a) for a in advice.actions] == ["c"]  # all-in = call: he has no chips left
     nine_four = advise(_hero(shove, "9c4d", 1).observation(1))
     assert [str(a) for a in nine_four.actions] == ["f"]
+
+
+def test_a_min_re_raise_is_faced_like_the_raise_before_it() -> None:
+    # Button opens to 250, the big blind re-raises the minimum to 400: calling 150 to win
+    # 800 needs 16% equity, the price of a first raise, so K8o calls as it would there;
+    # a re-raise to 750 (three times) is a real three-bet, and K8o folds to it.
+    small = _hero(_preflop("Kc8d", (Action.raise_to(250), Action.raise_to(400))), "Kc8d", 0)
+    advice = advise(small.observation(0))
+    assert advice.features["situation"] == "raise" and advice.actions == (Action.call(),)
+    big = _hero(_preflop("Kc8d", (Action.raise_to(250), Action.raise_to(750))), "Kc8d", 0)
+    advice = advise(big.observation(0))
+    assert advice.features["situation"] == "reraise" and advice.actions == (Action.fold(),)
 
 
 def test_short_stacks_push_or_fold() -> None:

@@ -99,6 +99,7 @@ class PreflopTable:
 
     stack_bands: tuple[float, float]
     commit_fraction: float
+    small_reraise: float
     spots: dict[tuple[str, str, str], tuple[PreflopChoice, ...]] = field(repr=False)
 
     def band(self, stack_bb: float) -> str:
@@ -196,8 +197,8 @@ def _load_preflop(path: Path) -> PreflopTable:
     data = _read(path)
     _keys(file, "top level", data, {"meta", "spot"}, {"meta", "spot"})
     meta = data["meta"]
-    _keys(file, "[meta]", meta, {"stack_bands", "commit_fraction"},
-          {"stack_bands", "commit_fraction"})
+    _keys(file, "[meta]", meta, {"stack_bands", "commit_fraction", "small_reraise"},
+          {"stack_bands", "commit_fraction", "small_reraise"})
     bands = meta["stack_bands"]
     if (not isinstance(bands, list) or len(bands) != 2
             or not all(isinstance(b, int | float) for b in bands) or not 0 < bands[0] < bands[1]):
@@ -206,6 +207,9 @@ def _load_preflop(path: Path) -> PreflopTable:
     commit = meta["commit_fraction"]
     if not isinstance(commit, int | float) or not 0 < commit <= 1:
         raise _fail(file, "[meta] commit_fraction", f"{commit!r}; expected a number in (0, 1]")
+    small = meta["small_reraise"]
+    if isinstance(small, bool) or not isinstance(small, int | float) or not 1 <= small <= 10:
+        raise _fail(file, "[meta] small_reraise", f"{small!r}; expected a number in [1, 10]")
     spots: dict[tuple[str, str, str], tuple[PreflopChoice, ...]] = {}
     for i, spot in enumerate(data["spot"], start=1):
         where = f"spot {i}"
@@ -244,7 +248,7 @@ def _load_preflop(path: Path) -> PreflopTable:
                 if (position, situation, band) not in spots:
                     raise _fail(file, "spots", f"no spot for position={position}, situation="
                                 f"{situation}, stacks={band}; expected every combination")
-    return PreflopTable((float(bands[0]), float(bands[1])), float(commit), spots)
+    return PreflopTable((float(bands[0]), float(bands[1])), float(commit), float(small), spots)
 
 
 def _preflop_entry(file: str, where: str, entry: dict[str, Any]) -> tuple[PreflopChoice, list[int]]:

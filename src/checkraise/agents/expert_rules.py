@@ -102,7 +102,11 @@ def preflop_spot(obs: Observation, kb: KnowledgeBase,
     seat = obs.seat if seat is None else seat
     big = max(max(obs.config.blinds), 1)
     band = kb.preflop.band(min(obs.config.stacks) / big)
-    raises = sum(1 for _s, rnd, a in obs.history if rnd == 0 and a.kind is ActionKind.RAISE)
+    sizes = [a.amount for _s, rnd, a in obs.history if rnd == 0 and a.kind is ActionKind.RAISE]
+    raises = len(sizes)
+    # A small re-raise gives the odds of the raise before it: it counts one level lower.
+    if raises >= 2 and sizes[-1] <= kb.preflop.small_reraise * sizes[-2]:
+        raises -= 1
     situation = ("unopened", "raise", "reraise", "fourbet")[min(raises, 3)]
     if obs.legal is not None and obs.legal.call_amount > kb.preflop.commit_fraction * max(
             obs.stacks[seat], 1):
