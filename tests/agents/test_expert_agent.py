@@ -133,3 +133,26 @@ def test_knowledge_model_rows_are_distributions_over_legal_classes() -> None:
         np.testing.assert_allclose(probs.sum(axis=1), 1.0)
         if obs.to_call == 0:
             assert np.all(probs[:, 0] == 0.0)  # nobody folds for free
+
+
+class _Strict:
+    """A fake model that, like a real network's encoder may, refuses impossible hands."""
+
+    def predict(self, obs: object, holes: np.ndarray) -> np.ndarray:
+        board = set(getattr(obs, "board", ()))
+        for hole in holes:
+            if board & {int(hole[0]), int(hole[1])}:
+                raise AssertionError(f"asked about {hole} on board {sorted(board)}")
+        rows = np.full((len(holes), 6), 1.0 / 6)
+        return rows
+
+
+def test_the_model_is_never_asked_about_hands_the_board_rules_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(expert_module, "_cnn_model", _Strict)
+    bot = ExpertAgent(seed=4, cnn=True, seconds=0.05, hands=12, samples=4)
+    rng = np.random.default_rng(11)
+    for _ in range(15):
+        state = _random_spot(rng)
+        action = bot.act(state.observation(state.current_player))
+        state.copy().step(action)

@@ -47,7 +47,7 @@ from checkraise.agents.expert_rules import (
     preflop_spot,
 )
 from checkraise.agents.expert_search import OpponentModel, StagedSearch
-from checkraise.agents.range_tracking import track_ranges
+from checkraise.agents.range_tracking import board_live, track_ranges
 from checkraise.cards import COMBO_CARDS, COMBO_CLASS, COMBO_MASKS, NUM_COMBOS
 from checkraise.engine import Action
 from checkraise.errors import ConfigError
@@ -216,16 +216,18 @@ class ExpertAgent(BaseAgent):
     def opponent_range(self, obs: Observation) -> FloatArray:
         """His weights over the 1,326 combos at ``obs``, by Bayes with the opponent model."""
         me = obs.seat
+        mine = np.uint64((1 << int(obs.hole_cards[0])) | (1 << int(obs.hole_cards[1])))
 
         def likelihood(o: Observation, _index: int, action: Action) -> FloatArray:
             if o.seat == me:
                 return np.ones(NUM_COMBOS)
-            probs = self.model.predict(o, ALL_HOLES)
-            column: FloatArray = probs[:, action_class(o, action)]
+            # Only hands the board leaves possible are asked about (and ours are not).
+            live = board_live(o.board) & ((COMBO_MASKS & mine) == 0)
+            column = np.zeros(NUM_COMBOS)
+            column[live] = self.model.predict(o, ALL_HOLES[live])[:, action_class(o, action)]
             return column
 
         weights = track_ranges(obs, likelihood)[1 - me]
-        mine = np.uint64((1 << int(obs.hole_cards[0])) | (1 << int(obs.hole_cards[1])))
         out: FloatArray = np.where((COMBO_MASKS & mine) == 0, weights, 0.0)
         return out
 

@@ -325,10 +325,17 @@ class StagedSearch:
         return np.where(mass > 0, value / np.maximum(mass, 1e-300), fallback)
 
     def _predict(self, obs: Observation) -> FloatArray:
-        probs = np.asarray(self.model.predict(obs, self._holes), dtype=np.float64)
-        if probs.shape != (len(self._holes), 6):
-            raise ValueError(f"opponent model gave shape {probs.shape}; expected "
-                             f"({len(self._holes)}, 6)")
+        # Hands that hold a card dealt at a chance node are out of play there (weight 0);
+        # the model is asked only about the others, which a real deal could give him.
+        live = ~self._has[:, list(obs.board)].any(axis=1)
+        probs = np.zeros((len(self._holes), 6))
+        probs[:, CHECK_CALL] = 1.0
+        if live.any():
+            asked = np.asarray(self.model.predict(obs, self._holes[live]), dtype=np.float64)
+            if asked.shape != (int(live.sum()), 6):
+                raise ValueError(f"opponent model gave shape {asked.shape}; expected "
+                                 f"({int(live.sum())}, 6)")
+            probs[live] = asked
         return probs
 
     def _chance(self, board: tuple[int, ...], history: list[tuple[int, Action]], key: int,
