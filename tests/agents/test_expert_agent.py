@@ -156,3 +156,23 @@ def test_the_model_is_never_asked_about_hands_the_board_rules_out(
         state = _random_spot(rng)
         action = bot.act(state.observation(state.current_player))
         state.copy().step(action)
+
+
+class _Short:
+    """A broken model: one row too few."""
+
+    def predict(self, obs: object, holes: np.ndarray) -> np.ndarray:
+        return np.full((max(len(holes) - 1, 0), 6), 1.0 / 6)
+
+
+def test_a_model_of_the_wrong_shape_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(expert_module, "_cnn_model", _Short)
+    bot = ExpertAgent(seed=1, cnn=True, seconds=0.05, hands=6)
+    bot.opponent_range = lambda obs: np.ones(1326)  # type: ignore[method-assign]
+    state = State(TableConfig.nolimit(2), hole_cards=[parse_cards("AhKh"), None],
+                  board=parse_cards("Qh Jh 2c"), seed=1)
+    state.step(Action.call())
+    state.step(Action.call())
+    state.step(Action.raise_to(200))
+    with pytest.raises(ConfigError, match=r"opponent model gave shape \(\d+, 6\); expected"):
+        bot.act(state.observation(0))

@@ -43,6 +43,7 @@ import numpy.typing as npt
 from checkraise.agents.expert_kb import KnowledgeBase
 from checkraise.agents.expert_rules import advise
 from checkraise.engine import Action, ActionKind, State
+from checkraise.errors import ConfigError
 from checkraise.evaluator import evaluate_batch
 from checkraise.nn.action_classes import CHECK_CALL, LARGE, MEDIUM, SMALL, representative
 
@@ -333,8 +334,8 @@ class StagedSearch:
         if live.any():
             asked = np.asarray(self.model.predict(obs, self._holes[live]), dtype=np.float64)
             if asked.shape != (int(live.sum()), 6):
-                raise ValueError(f"opponent model gave shape {asked.shape}; expected "
-                                 f"({int(live.sum())}, 6)")
+                raise ConfigError(f"opponent model gave shape {asked.shape}; expected "
+                                  f"({int(live.sum())}, 6)")
             probs[live] = asked
         return probs
 
