@@ -95,6 +95,7 @@ COMMAND_MODULES = [
     "checkraise.cli.nn_opponent_cmd",
     "checkraise.cli.nn_values_cmd",
     "checkraise.cli.nn_deepcfr_cmd",
+    "checkraise.cli.explain_cmd",
 ]
 
 for _name in COMMAND_MODULES:

@@ -1,0 +1,178 @@
+"""The expert agent: legal actions everywhere, options checked, the cnn=true path."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from checkraise.agents import expert as expert_module
+from checkraise.agents.base import AgentSpecError, make_agent
+from checkraise.agents.baselines import RandomAgent
+from checkraise.agents.expert import ExpertAgent, KnowledgeOpponentModel
+from checkraise.cards import parse_cards
+from checkraise.engine import Action, State, TableConfig
+from checkraise.errors import ConfigError
+
+
+def _random_spot(rng: np.random.Generator) -> State:
+    """A heads-up state some random legal actions into a hand, with the seat to act."""
+    stacks = (int(rng.integers(300, 30_000)), int(rng.integers(300, 30_000)))
+    small = int(rng.integers(1, 60))
+    config = TableConfig.nolimit(2, stacks=stacks, small_blind=small, big_blind=2 * small)
+    while True:
+        state = State(config, seed=int(rng.integers(2**31)))
+        walker = RandomAgent(seed=int(rng.integers(2**31)), pfold=0.02)
+        for _ in range(int(rng.integers(0, 9))):
+            if state.is_terminal:
+                break
+            state.step(walker.act(state.observation(state.current_player)))
+        if not state.is_terminal:
+            return state
+
+
+def test_expert_returns_legal_actions_on_random_spots() -> None:
+    rng = np.random.default_rng(2026)
+    bot = ExpertAgent(seed=3, seconds=0.02, hands=12, samples=3)
+    streets = set()
+    for _ in range(60):
+        state = _random_spot(rng)
+        obs = state.observation(state.current_player)
+        action = bot.act(obs)
+        streets.add(obs.round)
+        state.copy().step(action)  # raises IllegalActionError if it is not legal
+    assert streets == {0, 1, 2, 3}
+
+
+def test_decisions_report_the_table_hit_rate() -> None:
+    rng = np.random.default_rng(7)
+    bot = ExpertAgent(seed=1, seconds=0.05, hands=10, samples=3)
+    for _ in range(25):
+        state = _random_spot(rng)
+        bot.act(state.observation(state.current_player))
+    stats = bot.stats
+    assert stats["decisions"] == 25
+    assert 0.0 < stats["tt_hit_rate"] < 1.0
+    postflop = [d for d in bot.decisions if d["street"] != "preflop"]
+    assert postflop and all(d["lookups"] >= d["hits"] >= 0 for d in postflop)
+
+
+def test_registered_with_its_options() -> None:
+    agent = make_agent("expert:cnn=false,seconds=0.1", seed=4)
+    assert isinstance(agent, ExpertAgent) and agent.seconds == 0.1
+    with pytest.raises(AgentSpecError, match="seconds"):
+        make_agent("expert:seconds=0", seed=1)
+    with pytest.raises(AgentSpecError, match="hands"):
+        make_agent("expert:hands=0", seed=1)
+    with pytest.raises(AgentSpecError, match="unknown option"):
+        make_agent("expert:depth=2", seed=1)
+
+
+def test_rejects_a_ring_table() -> None:
+    bot = ExpertAgent(seed=1)
+    with pytest.raises(ConfigError, match="heads-up"):
+        bot.begin_hand(0, TableConfig.nolimit(3), (0, 1), 1)
+
+
+class _AlwaysCall:
+    """A fake opponent model: every hand checks or calls; counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def predict(self, obs: object, holes: np.ndarray) -> np.ndarray:
+        self.calls += 1
+        rows = np.zeros((len(holes), 6))
+        rows[:, 1] = 1.0
+        return rows
+
+
+def test_cnn_true_uses_the_cnn_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _AlwaysCall()
+    monkeypatch.setattr(expert_module, "_cnn_model", lambda: fake)
+    bot = ExpertAgent(seed=2, cnn=True, seconds=0.05, hands=8)
+    assert bot.model is fake and bot.search.model is fake
+    # A calling station never folds: with the nuts on the river the bot bets (a bet
+    # gains what he calls, a check gains nothing), and he never represents anything.
+    config = TableConfig.nolimit(2, stacks=20_000)
+    state = State(config, hole_cards=[parse_cards("AhKh"), None],
+                  board=parse_cards("Qh Jh Th 2c 3d"), seed=1)
+    for action in (Action.call(), Action.call()):  # limp, check: flop
+        state.step(action)
+    for _ in range(3):  # the big blind checks, the button checks: next street
+        state.step(Action.call())
+        if state.round == 3:
+            break
+        state.step(Action.call())
+    while state.current_player != 0:
+        state.step(Action.call())
+    action = bot.act(state.observation(0))
+    assert action.kind.value == "raise"
+    assert fake.calls > 0
+
+
+def test_cnn_true_without_the_module_names_the_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing() -> None:
+        raise ConfigError("expert:cnn=true needs checkraise.nn.opponent_cnn")
+
+    monkeypatch.setattr(expert_module, "_cnn_model", missing)
+    with pytest.raises(ConfigError, match="cnn=true"):
+        ExpertAgent(seed=1, cnn=True)
+
+
+def test_knowledge_model_rows_are_distributions_over_legal_classes() -> None:
+    model = KnowledgeOpponentModel()
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        state = _random_spot(rng)
+        obs = state.observation(state.current_player)
+        holes = np.array([parse_cards("AsAd"), parse_cards("7c2d"), parse_cards("9h8h")])
+        dead = set(obs.board)
+        holes = np.array([h for h in holes if not set(h) & dead])
+        probs = model.predict(obs, holes)
+        assert probs.shape == (len(holes), 6)
+        np.testing.assert_allclose(probs.sum(axis=1), 1.0)
+        if obs.to_call == 0:
+            assert np.all(probs[:, 0] == 0.0)  # nobody folds for free
+
+
+class _Strict:
+    """A fake model that, like a real network's encoder may, refuses impossible hands."""
+
+    def predict(self, obs: object, holes: np.ndarray) -> np.ndarray:
+        board = set(getattr(obs, "board", ()))
+        for hole in holes:
+            if board & {int(hole[0]), int(hole[1])}:
+                raise AssertionError(f"asked about {hole} on board {sorted(board)}")
+        rows = np.full((len(holes), 6), 1.0 / 6)
+        return rows
+
+
+def test_the_model_is_never_asked_about_hands_the_board_rules_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(expert_module, "_cnn_model", _Strict)
+    bot = ExpertAgent(seed=4, cnn=True, seconds=0.05, hands=12, samples=4)
+    rng = np.random.default_rng(11)
+    for _ in range(15):
+        state = _random_spot(rng)
+        action = bot.act(state.observation(state.current_player))
+        state.copy().step(action)
+
+
+class _Short:
+    """A broken model: one row too few."""
+
+    def predict(self, obs: object, holes: np.ndarray) -> np.ndarray:
+        return np.full((max(len(holes) - 1, 0), 6), 1.0 / 6)
+
+
+def test_a_model_of_the_wrong_shape_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(expert_module, "_cnn_model", _Short)
+    bot = ExpertAgent(seed=1, cnn=True, seconds=0.05, hands=6)
+    bot.opponent_range = lambda obs: np.ones(1326)  # type: ignore[method-assign]
+    state = State(TableConfig.nolimit(2), hole_cards=[parse_cards("AhKh"), None],
+                  board=parse_cards("Qh Jh 2c"), seed=1)
+    state.step(Action.call())
+    state.step(Action.call())
+    state.step(Action.raise_to(200))
+    with pytest.raises(ConfigError, match=r"opponent model gave shape \(\d+, 6\); expected"):
+        bot.act(state.observation(0))
