@@ -141,7 +141,7 @@ class KnowledgeOpponentModel:
 def _cnn_model() -> OpponentModel:
     """The CNN opponent model shipped as package data (imports torch)."""
     try:
-        from checkraise.nn.opponent_cnn import CnnOpponentModel  # type: ignore[import-not-found,unused-ignore]
+        from checkraise.nn.opponent_cnn import CnnOpponentModel
     except ImportError as exc:
         raise ConfigError(f"expert:cnn=true needs checkraise.nn.opponent_cnn and torch ({exc}); "
                           "expected them installed, or use cnn=false") from exc
@@ -157,7 +157,8 @@ class ExpertAgent(BaseAgent):
     seed : int or None
         Seeds the hands drawn from his range and the chance samples.
     cnn : bool
-        The opponent model: the CNN (true) or the knowledge base (false).
+        The opponent model: the CNN (true, the default; needs the extra ``nn``) or the
+        knowledge base (false).
     seconds : float
         Time budget of a postflop decision (the current street is always searched).
     hands : int
@@ -166,7 +167,7 @@ class ExpertAgent(BaseAgent):
         Board cards dealt at each chance node of the tree.
     """
 
-    def __init__(self, *, seed: int | None = None, cnn: bool = False, seconds: float = 0.2,
+    def __init__(self, *, seed: int | None = None, cnn: bool = True, seconds: float = 0.2,
                  hands: int = 40, samples: int = 6) -> None:
         super().__init__(seed=seed)
         if not isinstance(cnn, bool):
