@@ -92,6 +92,7 @@ COMMAND_MODULES = [
     "checkraise.cli.resolve_cmd",
     "checkraise.cli.serve_cmd",
     "checkraise.cli.nn_cmd",
+    "checkraise.cli.nn_deepfool_cmd",
 ]
 
 for _name in COMMAND_MODULES:
