@@ -202,6 +202,7 @@ AGENT_PATHS: dict[str, str] = {
     "heuristic": "checkraise.agents.heuristic:HeuristicAgent",
     "blueprint": "checkraise.agents.blueprint:BlueprintAgent",
     "resolve": "checkraise.agents.resolve:ResolveAgent",
+    "deepfool": "checkraise.agents.deepfool:DeepFoolAgent",
 }
 """Agents shipped with checkraise: name -> ``"module:factory"``, imported on first use."""
 
