@@ -67,6 +67,7 @@ def test_values_and_label_on_a_river_spot_by_hand() -> None:
         want[k] = r / sum(positive.values())
     assert np.allclose(out.labels[0], want)
     assert want[ALL_IN] == 1.0  # only the all-in beats the uniform mix here
+    assert np.allclose(out.regrets[0], [0] + [regrets[k] for k in sorted(regrets)])
 
 
 def test_losing_hand_regrets_by_hand() -> None:

@@ -110,3 +110,24 @@ def test_bad_sizes_and_files(tmp_path: Path) -> None:
     bad.write_bytes(b"not a zip")
     with pytest.raises(ModelFileError):
         load_net(bad)
+
+
+def test_regret_network_plays_regret_matching_of_its_head() -> None:
+    torch.manual_seed(4)
+    net = DeepFoolNet(NetConfig(embed=8, hidden=16, output="regret"))
+    net.eval()  # dropout off, as when it plays
+    batch = stack_encoded(_decisions(10, 9))
+    head = net.regrets(batch).detach().numpy().astype(np.float64)
+    # the slow twin: positive regrets over their sum, or all on the largest legal one
+    want = np.zeros_like(head)
+    for i, (r, m) in enumerate(zip(head, batch.mask, strict=True)):
+        pos = np.where(m, np.maximum(r, 0), 0)
+        if pos.sum() > 0:
+            want[i] = pos / pos.sum()
+        else:
+            want[i, np.flatnonzero(m)[np.argmax(r[m])]] = 1.0
+    assert np.allclose(net.probs(batch), want, atol=1e-6)
+    policy = NumpyPolicy({k: v.numpy() for k, v in net.state_dict().items()}, "regret")
+    assert np.allclose(policy.batch_probs(batch), want, atol=1e-6)
+    with pytest.raises(ConfigError, match="network output 'value'"):
+        NetConfig(output="value")

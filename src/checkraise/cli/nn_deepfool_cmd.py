@@ -96,6 +96,11 @@ def train(
         2, "--expand-depth", help="Traverser decisions expanded per path (later ones sampled)."
     ),
     buffer: int = typer.Option(60_000, "--buffer", help="Most recent labels kept for fitting."),
+    target: str = typer.Option(
+        "policy", "--target",
+        help="policy: fit the policy network to regret-matched labels (DeepFool); regret: "
+             "fit a regret network to the sampled regrets (Deep CFR style; no --init).",
+    ),
     steps: int = typer.Option(300, "--steps", help="Adam steps per round."),
     lr: float = typer.Option(3e-4, "--lr", help="Learning rate."),
     seed: int = typer.Option(0, "--seed", callback=check_seed, help="Seed of everything."),
@@ -112,7 +117,7 @@ def train(
 
     cfg = TrainConfig(rounds=rounds, fast_rounds=fast_rounds, traversals=traversals,
                       items=items, expand_depth=expand_depth, buffer=buffer, steps=steps,
-                      lr=lr, seed=seed or 0)
+                      lr=lr, seed=seed or 0, target=target)
     if init is not None and not init.is_file():
         raise ConfigError(f"--init {init}: no such file; expected a network (pretrained.npz)")
     if resume and not (out / CHECKPOINT).exists():

@@ -20,7 +20,7 @@ from checkraise.errors import ConfigError
 from checkraise.nn.deepfool_encoding import EncodedBatch
 from checkraise.nn.deepfool_net import DeepFoolNet, kl_loss, to_tensors
 
-__all__ = ["agreement", "evaluate", "fit", "plot_curves"]
+__all__ = ["agreement", "evaluate", "fit", "plot_curves", "regret_loss"]
 
 
 def agreement(probs: npt.NDArray[np.float64], targets: npt.NDArray[np.floating[Any]]) -> float:
@@ -30,17 +30,33 @@ def agreement(probs: npt.NDArray[np.float64], targets: npt.NDArray[np.floating[A
     return float(np.mean(probs.argmax(axis=1) == targets.argmax(axis=1)))
 
 
+def regret_loss(head: torch.Tensor, target: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Mean over rows of the squared error summed over the legal classes."""
+    return (torch.where(mask, head - target, torch.zeros_like(head)) ** 2).sum(dim=1).mean()
+
+
 def evaluate(net: DeepFoolNet, batch: EncodedBatch,
              targets: npt.NDArray[np.float32]) -> dict[str, float]:
-    """KL loss and agreement of ``net`` (evaluation mode) on a batch."""
+    """KL loss and agreement of ``net`` (evaluation mode) on a batch.
+
+    For a ``regret`` network the targets are regrets: ``kl`` is then the squared error
+    and ``agreement`` compares the most likely class of the regret-matched strategies.
+    """
     was = net.training
     net.eval()
     with torch.no_grad():
-        lp = net.log_probs(batch)
-        loss = float(kl_loss(lp, torch.from_numpy(targets)))
-        probs = lp.exp().double().numpy()
+        if net.config.output == "regret":
+            t = to_tensors(batch)
+            loss = float(regret_loss(net.head(*t[:4]), torch.from_numpy(targets), t[4]))
+            probs = net(*t).double().numpy()
+            tgt = np.maximum(np.where(batch.mask, targets, -np.inf), 0) + 1e-9 * batch.mask
+        else:
+            lp = net.log_probs(batch)
+            loss = float(kl_loss(lp, torch.from_numpy(targets)))
+            probs = lp.exp().double().numpy()
+            tgt = targets
     net.train(was)
-    return {"kl": loss, "agreement": agreement(probs, targets)}
+    return {"kl": loss, "agreement": agreement(probs, tgt)}
 
 
 def fit(net: DeepFoolNet, batch: EncodedBatch, targets: npt.NDArray[np.float32], *,
@@ -49,7 +65,8 @@ def fit(net: DeepFoolNet, batch: EncodedBatch, targets: npt.NDArray[np.float32],
         on_step: Callable[[int, float], None] | None = None) -> list[float]:
     """``steps`` minibatch Adam steps on the KL loss; the loss of each step.
 
-    ``optimizer`` keeps Adam's moments from one call to the next (MCCFR rounds).
+    ``optimizer`` keeps Adam's moments from one call to the next (MCCFR rounds). A
+    ``regret`` network is fitted to regrets (``targets``) by :func:`regret_loss`.
     """
     if steps < 0 or batch_size < 1 or lr <= 0:
         raise ConfigError(f"fit steps={steps!r}, batch_size={batch_size!r}, lr={lr!r}: "
@@ -65,8 +82,11 @@ def fit(net: DeepFoolNet, batch: EncodedBatch, targets: npt.NDArray[np.float32],
     losses: list[float] = []
     for step in range(steps):
         idx = torch.from_numpy(rng.integers(0, len(batch), size=min(batch_size, len(batch))))
-        lp = torch.log_softmax(net.logits(*(t[idx] for t in tensors)), dim=1)
-        loss = kl_loss(lp, target[idx])
+        rows = [t[idx] for t in tensors]
+        if net.config.output == "regret":
+            loss = regret_loss(net.head(*rows[:4]), target[idx], rows[4])
+        else:
+            loss = kl_loss(torch.log_softmax(net.logits(*rows), dim=1), target[idx])
         opt.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call]
         opt.step()

@@ -94,6 +94,7 @@ class TraversalResult:
 
     encodings: list[Encoded] = field(default_factory=list)
     labels: list[npt.NDArray[np.float64]] = field(default_factory=list)
+    regrets: list[npt.NDArray[np.float64]] = field(default_factory=list)
     nodes: int = 0
     traversals: int = 0
 
@@ -120,9 +121,11 @@ def traverse(state: State, traverser: int, strategy: StrategyFn, rng: np.random.
             state.step(action)
             values[k] = traverse(state, traverser, strategy, rng, expand_depth, out, depth + 1)
             state.step_back()
+        node = float(sigma @ values)
         out.encodings.append(enc)
         out.labels.append(regret_matching(values, sigma, enc.mask))
-        return float(sigma @ values)
+        out.regrets.append(np.where(enc.mask, values - node, 0.0))
+        return node
     k = int(rng.choice(NUM_CLASSES, p=sigma / sigma.sum()))  # float32 rows drift from 1
     action = representative(obs, k)
     assert action is not None
@@ -137,19 +140,25 @@ class TraversalItem:
     """A block of traversals with its own seed (a backend work item).
 
     ``weights`` are the network's arrays for standard MCCFR, ``None`` for the fast
-    phase (the rule agent's strategy).
+    phase (the rule agent's strategy); ``output`` is the network's kind (``policy`` or
+    ``regret``, see :class:`~checkraise.nn.deepfool_net.NetConfig`).
     """
 
     seed: int
     traversals: int
     config: TraversalConfig
     weights: dict[str, Any] | None = None
+    output: str = "policy"
 
 
 def traversal_item(item: TraversalItem, progress: Progress
                    ) -> tuple[dict[str, npt.NDArray[np.generic]], npt.NDArray[np.float32],
                               dict[str, int]]:
-    """Run one :class:`TraversalItem`: the labelled decisions' arrays, labels and counts."""
+    """Run one :class:`TraversalItem`: the labelled decisions' arrays, labels and counts.
+
+    The arrays hold the decisions' encodings and, under ``regrets``, their sampled
+    regrets (big blinds, 0 on illegal classes).
+    """
     cfg = item.config
     rng = np.random.default_rng(item.seed)
     if item.weights is None:
@@ -158,7 +167,7 @@ def traversal_item(item: TraversalItem, progress: Progress
         def strategy(obs: Observation, enc: Encoded) -> npt.NDArray[np.float64]:
             return rule_decision(obs, enc, rng, samples)
     else:
-        policy = NumpyPolicy(item.weights)
+        policy = NumpyPolicy(item.weights, item.output)
 
         def strategy(obs: Observation, enc: Encoded) -> npt.NDArray[np.float64]:
             return policy.probs(enc)
@@ -171,4 +180,6 @@ def traversal_item(item: TraversalItem, progress: Progress
         progress(1)
     labels = np.asarray(out.labels, dtype=np.float32).reshape(-1, NUM_CLASSES)
     stats = {"traversals": out.traversals, "nodes": out.nodes, "labels": len(out.labels)}
-    return stack_encoded(out.encodings).arrays(), labels, stats
+    arrays = stack_encoded(out.encodings).arrays()
+    arrays["regrets"] = np.asarray(out.regrets, dtype=np.float32).reshape(-1, NUM_CLASSES)
+    return arrays, labels, stats

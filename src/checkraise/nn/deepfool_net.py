@@ -38,10 +38,11 @@ from checkraise.nn.deepfool_encoding import (
 )
 from checkraise.nn.io import load_into, load_model, save_model
 
-__all__ = ["MODEL_KIND", "DeepFoolNet", "NetConfig", "kl_loss", "load_net", "save_net",
+__all__ = ["MODEL_KIND", "OUTPUTS", "DeepFoolNet", "NetConfig", "kl_loss", "load_net", "save_net",
            "to_tensors"]
 
 MODEL_KIND = "deepfool-policy"
+OUTPUTS = ("policy", "regret")
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,9 @@ class NetConfig:
     embed: int = 16
     hidden: int = 96
     dropout: float = 0.1
+    output: str = "policy"
+    """``policy``: the head's outputs are logits (softmax over legal classes); ``regret``:
+    they estimate each class's regret and the strategy is their regret matching."""
 
     def __post_init__(self) -> None:
         if self.embed < 1 or self.hidden < 1 or not 0.0 <= self.dropout < 1.0:
@@ -58,6 +62,8 @@ class NetConfig:
                 f"network sizes embed={self.embed!r}, hidden={self.hidden!r}, "
                 f"dropout={self.dropout!r}: expected positive sizes and 0 <= dropout < 1"
             )
+        if self.output not in OUTPUTS:
+            raise ConfigError(f"network output {self.output!r}: expected one of {OUTPUTS}")
 
 
 class DeepFoolNet(nn.Module):
@@ -79,21 +85,41 @@ class DeepFoolNet(nn.Module):
             nn.Dropout(cfg.dropout), nn.Linear(2 * h, h), nn.ReLU(), nn.Linear(h, NUM_CLASSES),
         )
 
-    def logits(self, ranks: torch.Tensor, suits: torch.Tensor, history: torch.Tensor,
-               scalars: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """Masked logits: illegal classes are ``-inf``."""
+    def head(self, ranks: torch.Tensor, suits: torch.Tensor, history: torch.Tensor,
+             scalars: torch.Tensor) -> torch.Tensor:
+        """The last layer's outputs, one per class, before any masking."""
         cards = self.rank_embed(ranks) + self.suit_embed(suits)       # (B, 7, e)
         hole = cards[:, :2].sum(dim=1)
         board = cards[:, 2:].sum(dim=1)
         c = self.cards(torch.cat([hole, board], dim=1))
         b = self.betting(torch.cat([history.flatten(1), scalars], dim=1))
         out: torch.Tensor = self.merge(torch.cat([c, b], dim=1))
-        return out.masked_fill(~mask, float("-inf"))
+        return out
+
+    def logits(self, ranks: torch.Tensor, suits: torch.Tensor, history: torch.Tensor,
+               scalars: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Masked logits: illegal classes are ``-inf``."""
+        return self.head(ranks, suits, history, scalars).masked_fill(~mask, float("-inf"))
 
     def forward(self, ranks: torch.Tensor, suits: torch.Tensor, history: torch.Tensor,
                 scalars: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """Probabilities over the classes, exactly 0 on illegal ones, rows summing to 1."""
+        """Probabilities over the classes, exactly 0 on illegal ones, rows summing to 1.
+
+        For a ``regret`` network: regret matching of the head over the legal classes
+        (all mass on the largest when none is positive, as in Deep CFR).
+        """
+        if self.config.output == "regret":
+            r = self.head(ranks, suits, history, scalars).masked_fill(~mask, float("-inf"))
+            pos = r.clamp_min(0.0)
+            total = pos.sum(dim=1, keepdim=True)
+            best = torch.nn.functional.one_hot(r.argmax(dim=1), r.shape[1]).to(r.dtype)
+            return torch.where(total > 0, pos / total.clamp_min(1e-12), best)
         return torch.softmax(self.logits(ranks, suits, history, scalars, mask), dim=1)
+
+    def regrets(self, batch: EncodedBatch) -> torch.Tensor:
+        """The head's outputs (estimated regrets of a ``regret`` network), 0 on illegal classes."""
+        t = to_tensors(batch)
+        return self.head(*t[:4]).masked_fill(~t[4], 0.0)
 
     def log_probs(self, batch: EncodedBatch) -> torch.Tensor:
         """Log-probabilities (``-inf`` on illegal classes) of a batch."""

@@ -31,9 +31,13 @@ class NumpyPolicy:
     ----------
     arrays : dict
         The ``state_dict`` of a ``DeepFoolNet`` as numpy arrays.
+    output : str
+        The network's ``NetConfig.output``: ``policy`` (softmax) or ``regret`` (regret
+        matching of the head).
     """
 
-    def __init__(self, arrays: dict[str, npt.NDArray[Any]]) -> None:
+    def __init__(self, arrays: dict[str, npt.NDArray[Any]], output: str = "policy") -> None:
+        self.output = output
         def f(name: str) -> _Array:
             return np.asarray(arrays[name], dtype=np.float64)
 
@@ -52,7 +56,7 @@ class NumpyPolicy:
         from checkraise.nn.io import load_model
 
         header, arrays = load_model(path, kind=MODEL_KIND)
-        return cls(arrays), header
+        return cls(arrays, header.get("architecture", {}).get("output", "policy")), header
 
     def _mlp(self, branch: str, x: _Array, last_relu: bool) -> _Array:
         layers = self.layers[branch]
@@ -71,6 +75,13 @@ class NumpyPolicy:
         flat = batch.history.reshape(len(batch), -1).astype(np.float64)
         b = self._mlp("betting", np.concatenate([flat, batch.scalars], axis=1), True)
         logits = self._mlp("merge", np.concatenate([c, b], axis=1), False)
+        if self.output == "regret":
+            r = np.where(batch.mask, logits, -np.inf)
+            pos = np.maximum(r, 0.0)
+            total = pos.sum(axis=1, keepdims=True)
+            best = np.eye(r.shape[1])[r.argmax(axis=1)]
+            return np.asarray(np.where(total > 0, pos / np.maximum(total, 1e-12), best),
+                              dtype=np.float64)
         logits = np.where(batch.mask, logits, -np.inf)
         logits -= logits.max(axis=1, keepdims=True)
         e = np.exp(logits)

@@ -32,7 +32,7 @@ from checkraise.errors import ConfigError
 from checkraise.nn.deepfool_encoding import NUM_CLASSES, EncodedBatch, stack_encoded
 from checkraise.nn.deepfool_fit import evaluate, fit, plot_curves
 from checkraise.nn.deepfool_mccfr import TraversalConfig, TraversalItem, traversal_item
-from checkraise.nn.deepfool_net import DeepFoolNet, NetConfig, load_net, save_net
+from checkraise.nn.deepfool_net import OUTPUTS, DeepFoolNet, NetConfig, load_net, save_net
 from checkraise.nn.deepfool_pretrain import item_seed
 from checkraise.nn.io import load_into, load_model, save_model
 
@@ -42,6 +42,8 @@ CHECKPOINT = "checkpoint.npz"
 FINAL = "deepfool.npz"
 _CKPT_KIND = "deepfool-mccfr-checkpoint"
 _BUF = "buffer."
+REGRET_SCALE = 10.0
+"""Sampled regrets (big blinds) are divided by this before fitting (matching ignores scale)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,11 @@ class TrainConfig:
     lr: float = 3e-4
     seed: int = 0
     seats: int = 6
+    target: str = "policy"
+    """``policy``: fit the policy network to the regret-matched labels (the DeepFool
+    design); ``regret``: fit a regret network to the sampled regrets (divided by
+    ``REGRET_SCALE``), whose regret matching is the strategy (Deep CFR's advantage
+    network, which averages regrets before matching them)."""
 
     def __post_init__(self) -> None:
         if (self.rounds < 1 or not 0 <= self.fast_rounds <= self.rounds or self.items < 1
@@ -70,6 +77,8 @@ class TrainConfig:
                 "buffer >= 1"
             )
         TraversalConfig(self.seats, self.expand_depth)
+        if self.target not in OUTPUTS:
+            raise ConfigError(f"MCCFR target {self.target!r}: expected one of {OUTPUTS}")
 
 
 def _save_checkpoint(path: Path, net: DeepFoolNet, buf: EncodedBatch,
@@ -119,7 +128,10 @@ def run_train(cfg: TrainConfig, out: Path, backend: Backend, *, init: Path | Non
         cfg = TrainConfig(**{**saved, "rounds": cfg.rounds})
     else:
         torch.manual_seed(cfg.seed)
-        net = load_net(init)[0] if init is not None else DeepFoolNet()
+        net = load_net(init)[0] if init is not None else DeepFoolNet(NetConfig(output=cfg.target))
+        if net.config.output != cfg.target:
+            raise ConfigError(f"--init {init}: a {net.config.output!r} network; the target "
+                              f"{cfg.target!r} needs a {cfg.target!r} network (or no --init)")
         buf = stack_encoded([])
         labels = np.zeros((0, NUM_CLASSES), np.float32)
         done = 0
@@ -131,7 +143,7 @@ def run_train(cfg: TrainConfig, out: Path, backend: Backend, *, init: Path | Non
         fast = rnd < cfg.fast_rounds
         weights = None if fast else {k: v.detach().numpy().copy()
                                      for k, v in net.state_dict().items()}
-        items = [TraversalItem(item_seed(cfg.seed, 10, rnd, i), n, tcfg, weights)
+        items = [TraversalItem(item_seed(cfg.seed, 10, rnd, i), n, tcfg, weights, cfg.target)
                  for i, n in enumerate(per_item)]
         started = time.perf_counter()
         count = [0]
@@ -146,7 +158,11 @@ def run_train(cfg: TrainConfig, out: Path, backend: Backend, *, init: Path | Non
         new_b = EncodedBatch.from_arrays(results[0][0])
         for a, _, _ in results[1:]:
             new_b = _concat(new_b, EncodedBatch.from_arrays(a))
-        new_l = np.concatenate([r[1] for r in results]).astype(np.float32)
+        if cfg.target == "regret":
+            raw = np.concatenate([r[0]["regrets"] for r in results]) / REGRET_SCALE
+        else:
+            raw = np.concatenate([r[1] for r in results])
+        new_l: npt.NDArray[np.float32] = raw.astype(np.float32)
         fresh = evaluate(net, new_b, new_l)
         buf, labels = _concat(buf, new_b), np.concatenate([labels, new_l])
         if len(labels) > cfg.buffer:
