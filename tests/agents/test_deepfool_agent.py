@@ -27,7 +27,7 @@ def _play(agent_spec: str, seed: int, hands: int) -> list[str]:
 
 
 @pytest.mark.parametrize("spec", ["deepfool", "deepfool:file=pretrained",
-                                  "deepfool:greedy=true"])
+                                  "deepfool:file=labels", "deepfool:greedy=true"])
 def test_plays_legal_seeded_actions(spec: str) -> None:
     a = _play(spec, 3, 15)
     assert a == _play(spec, 3, 15) and len(a) > 15
@@ -43,10 +43,9 @@ def test_distribution_is_over_legal_classes() -> None:
 
 
 def test_shipped_networks_differ_and_bad_files_are_refused() -> None:
-    assert shipped_network("default").is_file() and shipped_network("pretrained").is_file()
-    a, b = DeepFoolAgent(seed=0), DeepFoolAgent(seed=0, file="pretrained")
-    w1 = a.policy.layers["merge"][1][0]
-    w2 = b.policy.layers["merge"][1][0]
-    assert not np.array_equal(w1, w2)
+    agents = [DeepFoolAgent(seed=0, file=name) for name in ("default", "pretrained", "labels")]
+    assert [a.policy.output for a in agents] == ["regret", "policy", "policy"]
+    heads = [a.policy.layers["merge"][1][0] for a in agents]
+    assert not np.array_equal(heads[0], heads[1]) and not np.array_equal(heads[1], heads[2])
     with pytest.raises(AgentSpecError, match="no such network file"):
         make_agent("deepfool:file=/nonexistent/net.npz")

@@ -7,10 +7,13 @@ and plays that class's representative action
 (:func:`checkraise.nn.action_classes.representative`). The network runs in numpy
 (:class:`checkraise.nn.deepfool_policy.NumpyPolicy`), so playing needs no torch.
 
-Options: ``file`` (a network written by ``checkraise nn deepfool pretrain|train``;
-default: the shipped ``data/deepfool.npz``, trained by MCCFR after pretraining; the
-pretrained-only network ships as ``data/deepfool_pretrained.npz``, ``file=pretrained``
-names it), ``greedy`` (play the most likely class instead of sampling), ``seed``.
+Options: ``file`` (a network written by ``checkraise nn deepfool pretrain|train``, or
+a shipped one by name: ``default``, ``data/deepfool.npz``, MCCFR with a regret network
+after the fast phase on the rule agent, the strongest of the three; ``pretrained``,
+``data/deepfool_pretrained.npz``, the network fitted to the rule agent only; ``labels``,
+``data/deepfool_labels.npz``, the pretrained network after MCCFR with regret-matched
+labels, the DeepFool design as written), ``greedy`` (play the most likely class instead
+of sampling), ``seed``.
 """
 
 from __future__ import annotations
@@ -28,12 +31,13 @@ if TYPE_CHECKING:
 
 __all__ = ["DeepFoolAgent", "shipped_network"]
 
-SHIPPED = {"default": "deepfool.npz", "pretrained": "deepfool_pretrained.npz"}
+SHIPPED = {"default": "deepfool.npz", "pretrained": "deepfool_pretrained.npz",
+           "labels": "deepfool_labels.npz"}
 _CACHE: dict[str, Any] = {}
 
 
 def shipped_network(name: str = "default") -> Path:
-    """The path of a shipped network: ``default`` (after MCCFR) or ``pretrained``."""
+    """The path of a shipped network: ``default``, ``pretrained`` or ``labels``."""
     return Path(str(resources.files("checkraise") / "data" / SHIPPED[name]))
 
 
@@ -45,7 +49,7 @@ class DeepFoolAgent(BaseAgent):
     seed : int or None
         Seed of the class draws.
     file : str
-        ``default``, ``pretrained`` or the path of a network file.
+        ``default``, ``pretrained``, ``labels`` or the path of a network file.
     greedy : bool
         Play the most likely class.
     """
