@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from checkraise.agents.base import AgentSpecError, make_agent
-from checkraise.agents.deepfool import DeepFoolAgent, shipped_network
+from checkraise.agents.deepfool import DeepFoolAgent
 from checkraise.engine import Action, State, TableConfig
 from checkraise.nn.deepfool_encoding import encode
 
