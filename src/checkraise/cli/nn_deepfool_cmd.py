@@ -2,7 +2,7 @@
 
 ``pretrain`` fits the policy network to the rule agent's self-play; ``train`` runs
 Monte Carlo CFR with the network (the fast phase on the rule agent first), with
-checkpoints every round and ``--resume``. Torch is imported inside the commands only.
+checkpoints every round and ``--resume``. Torch is imported by ``nn/`` only, when a command runs.
 """
 
 from __future__ import annotations
@@ -59,9 +59,6 @@ def pretrain(
                          batch_size=batch_size, lr=lr, seed=seed or 0, samples=samples,
                          hidden=hidden)
     command = command_line(ctx)
-    import torch
-
-    torch.set_num_threads(1)
     with open_backend(backend, workers, address) as be, _bar(as_json) as bar:
         tasks: dict[str, Any] = {}
 
@@ -126,9 +123,6 @@ def train(
         raise ConfigError(f"{out / CHECKPOINT} exists: pass --resume to continue that run, "
                           "or another --out")
     command = command_line(ctx)
-    import torch
-
-    torch.set_num_threads(1)
     with open_backend(backend, workers, address) as be, _bar(as_json) as bar:
         task = bar.add_task("round", total=traversals)
 

@@ -76,8 +76,9 @@ def regret_matching(values: npt.NDArray[np.float64], sigma: npt.NDArray[np.float
     >>> import numpy as np
     >>> m = np.array([True, True, False, False, False, True])
     >>> v = np.array([0.0, 2.0, 0.0, 0.0, 0.0, -4.0])
-    >>> regret_matching(v, np.array([0.5, 0.25, 0, 0, 0, 0.25]), m).tolist()
-    [0.2, 0.8, 0.0, 0.0, 0.0, 0.0]
+    >>> # node value 0.5*0 + 0.25*2 + 0.25*(-4) = -0.5: regrets 0.5, 2.5, -3.5
+    >>> [round(float(x), 4) for x in regret_matching(v, np.array([0.5, 0.25, 0, 0, 0, 0.25]), m)]
+    [0.1667, 0.8333, 0.0, 0.0, 0.0, 0.0]
     """
     node = float(sigma @ values)
     regret = np.where(mask, values - node, 0.0)

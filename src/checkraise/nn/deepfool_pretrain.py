@@ -84,6 +84,7 @@ def run_pretrain(cfg: PretrainConfig, out: Path, backend: Backend, *, command: s
                  ) -> dict[str, Any]:
     """Generate, fit, save ``out/pretrained.npz``, curves and ``summary.json``."""
     out.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(1)  # two cores shared by many: fair and stable
     torch.manual_seed(cfg.seed)
 
     def phase(name: str, total: int) -> Callable[[int], None]:

@@ -22,7 +22,7 @@ Examples
 --------
 >>> import numpy as np
 >>> mask = np.array([True, True, True, True, True, True])
->>> p = rule_distribution(0.9, 0.0, mask)
+>>> p = rule_distribution(0.8, 0.0, mask)
 >>> int(p.argmax()), round(float(p.sum()), 6)   # strong: the large raise
 (4, 1.0)
 >>> int(rule_distribution(0.05, 0.3, mask).argmax())  # weak and facing a bet: fold

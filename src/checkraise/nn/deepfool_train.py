@@ -118,6 +118,7 @@ def run_train(cfg: TrainConfig, out: Path, backend: Backend, *, init: Path | Non
     weights). ``on_progress(round, traversals done, traversals per round)``.
     """
     out.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(1)  # two cores shared by many: fair and stable
     ckpt = out / CHECKPOINT
     rows: list[dict[str, Any]] = []
     if resume:
