@@ -203,6 +203,7 @@ AGENT_PATHS: dict[str, str] = {
     "blueprint": "checkraise.agents.blueprint:BlueprintAgent",
     "resolve": "checkraise.agents.resolve:ResolveAgent",
     "expert": "checkraise.agents.expert:ExpertAgent",
+    "deepfool": "checkraise.agents.deepfool:DeepFoolAgent",
 }
 """Agents shipped with checkraise: name -> ``"module:factory"``, imported on first use."""
 

@@ -96,6 +96,7 @@ COMMAND_MODULES = [
     "checkraise.cli.nn_values_cmd",
     "checkraise.cli.nn_deepcfr_cmd",
     "checkraise.cli.explain_cmd",
+    "checkraise.cli.nn_deepfool_cmd",
 ]
 
 for _name in COMMAND_MODULES:

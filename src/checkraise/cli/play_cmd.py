@@ -59,8 +59,8 @@ class _Watched:
 # Written out so that `--help` need not import the agents (and numpy) to list them;
 # tests/cli/test_startup.py checks it against the registry.
 OPPONENT_NAMES = (
-    "allin, blueprint, call, checkfold, equity, expert, handreader (alias fold), heuristic, raise, "
-    "random or resolve"
+    "allin, blueprint, call, checkfold, deepfool, equity, expert, handreader (alias fold), "
+    "heuristic, raise, random or resolve"
 )
 _OPPONENTS_HELP = (
     "Opponent agent specs, comma-separated; repeated in turn to fill the seats. "
