@@ -12,6 +12,9 @@ the opponent holding the very same two cards is never counted, as it ties. The w
 runs the same sums as one branch-free pass over an order of both players' hands merged
 once per runout (:mod:`._sweep`); ``showdown_values`` stays as its two-list twin.
 
+The work at a decision node (regret matching, node values, regret and sum
+updates) is done by the vector kernels of :mod:`._node`.
+
 Parallel runs split the walk at the first layer of chance nodes: a first pass
 records the reaches that arrive there, the cards below are solved as independent
 tasks over the cores (their storage blocks are disjoint), and a last pass brings
@@ -33,11 +36,24 @@ import numpy as np
 
 from checkraise._numba import njit, parallel_njit, prange
 from checkraise.evaluator._kernels import rank7
-from checkraise.solvers._public_kernels import discount_regret
+from checkraise.solvers.spot._node import (
+    best_values,
+    expected_values,
+    lock_overlay,
+    locked_values,
+    row_strategy,
+    update_regrets,
+    update_sums,
+    zero_row,
+)
 from checkraise.solvers.spot._sweep import fold_sweep, showdown_sweep
 
 Pair = tuple[Any, ...]
 """A per-player pair of arrays (numba UniTuple), or a bundle of work arrays."""
+
+_U = np.uint64
+"""Hot loops index with unsigned integers (all of them: numba types a signed and an
+unsigned integer's sum as a float), so that no negative-index fix-up is compiled in."""
 
 # columns of the nodes table
 _KIND = 0
@@ -225,78 +241,6 @@ def _showdown(
         out[h] = win * winning + lose * losing + tie * (compat - winning - losing)
 
 
-@njit
-def _lock_of(starts: np.ndarray, block: int) -> int:
-    if starts.shape[0] == 0:
-        return -1
-    i = int(np.searchsorted(starts, block))
-    if i < starts.shape[0] and starts[i] == block:
-        return i
-    return -1
-
-
-@njit
-def strategy(
-    regret: np.ndarray, cum: np.ndarray, block: int, count: int, hands: int, average: bool,
-    lock_starts: np.ndarray, lock_offsets: np.ndarray, lock_mask: np.ndarray,
-    lock_values: np.ndarray, out: np.ndarray,
-) -> None:
-    """The current (regret matching) or average strategy at one node, ``[action, hand]``.
-
-    A locked hand plays its locked strategy whatever the regrets or sums say.
-    """
-    out3 = out.reshape((1, count, hands))
-    _strategy(cum if average else regret, 0, block, count, hands, True,
-              (lock_starts, lock_starts), (lock_offsets, lock_offsets),
-              (lock_mask, lock_mask), (lock_values, lock_values), out3, 0, np.empty(hands))
-
-
-@njit
-def _zero(rows: np.ndarray, d: int, n: int) -> None:
-    for h in range(n):
-        rows[d, h] = 0.0
-
-
-@njit
-def _strategy(
-    src: np.ndarray, actor: int, block: int, count: int, hands: int, locked: bool,
-    lock_starts: Pair, lock_offsets: Pair, lock_mask: Pair, lock_values: Pair,
-    out: np.ndarray, d: int, total: np.ndarray,
-) -> None:
-    # Action-major loops over contiguous hands, so that they vectorise; ``total`` is
-    # scratch, as an allocation per node cost more than the loops on small nodes.
-    for h in range(hands):
-        total[h] = 0.0
-    for i in range(count):
-        row = block + i * hands
-        for h in range(hands):
-            v = src[row + h]
-            if v > 0.0:
-                total[h] += v
-    for h in range(hands):
-        total[h] = 1.0 / total[h] if total[h] > 0.0 else 0.0
-    uniform = 1.0 / count
-    for i in range(count):
-        row = block + i * hands
-        for h in range(hands):
-            v = src[row + h]
-            if total[h] == 0.0:
-                out[d, i, h] = uniform
-            else:
-                out[d, i, h] = v * total[h] if v > 0.0 else 0.0
-    if not locked:
-        return
-    lock = _lock_of(lock_starts[actor], block)
-    if lock >= 0:
-        first = lock_offsets[actor][lock]
-        mask = lock_mask[actor]
-        values = lock_values[actor]
-        for h in range(hands):
-            if mask[lock * hands + h]:
-                for i in range(count):
-                    out[d, i, h] = values[first + i * hands + h]
-
-
 # frame columns of the explicit walk stack
 _F_NODE = 0
 _F_I = 1  # next child (decision) or outcome index k (chance)
@@ -382,6 +326,8 @@ def walk(
     perm_t = perm[trav]
     n_t = out.shape[0]
     n_o = reach_o.shape[0]
+    un_t = _U(n_t)
+    un_o = _U(n_o)
     other = 1 - trav
     cards_t = cards[trav]
     cards_o = cards[other]
@@ -389,6 +335,10 @@ def walk(
     phase = params[P_PHASE]
     mode = int(params[P_MODE])
     skip = params[P_SKIP] != 0.0
+    clip = params[P_CLIP] != 0.0
+    positive = params[P_POSITIVE]
+    negative = params[P_NEGATIVE]
+    weight = params[P_AVG_WEIGHT]
     # Rows are read in place and arrays picked out of tuples once, here: every view or
     # tuple item taken in the loop costs two atomic reference counts (a tenth of the time).
     src_t = cum[trav] if mode != MODE_CFR else regret[trav]
@@ -396,6 +346,9 @@ def walk(
     locked = False
     for p in range(2):
         locked = locked or lock_starts[p].shape[0] > 0
+    # A best response needs the traverser's own strategy only where some of it is
+    # locked, or to hand his reach to outside leaf values (collected on the way down).
+    own_strategy = mode != MODE_BEST_RESPONSE or locked or phase == PHASE_COLLECT
     frame[0, _F_NODE] = root
     frame[0, _F_BASE] = base0
     frame[0, _F_BASE + 1] = base1
@@ -414,24 +367,25 @@ def walk(
             entered = False
             # Nothing below matters when no opponent hand gets here, except that CFR
             # still averages the traverser's strategy where his own hands do.
+            ud = _U(d)
             reached = False
-            for o in range(n_o):
-                if ro[d, o] != 0.0:
+            for o in range(un_o):
+                if ro[ud, o] != 0.0:
                     reached = True
                     break
             live = reached or phase == PHASE_COLLECT
             if not live and mode == MODE_CFR:
-                for h in range(n_t):
-                    if rt[d, h] != 0.0:
+                for h in range(un_t):
+                    if rt[ud, h] != 0.0:
                         live = True
                         break
             if not live:
-                _zero(value, d, n_t)
+                zero_row(value, d, n_t)
                 done = True
             elif skip and not reached and kind <= _SHOWDOWN:  # a fold or a showdown
                 # CFR walks on where only the traverser's hands get (for his averages),
                 # but a leaf no opponent hand reaches is worth nothing: skip its sweep.
-                _zero(value, d, n_t)
+                zero_row(value, d, n_t)
                 done = True
             elif kind == _FOLD:
                 c = commit[node]
@@ -454,13 +408,13 @@ def walk(
                     task_reach[slot, 1, :n_o] = ro[d]
                     for j in range(5):
                         task_info[slot, j] = frame[d, _F_BASE + j]
-                    _zero(value, d, n_t)
+                    zero_row(value, d, n_t)
                 else:
                     value[d, :] = results[slot, 0, :n_t]
                 done = True
             elif kind == _CHANCE:
                 slot = nodes[node, _SLOT]
-                _zero(value, d, n_t)
+                zero_row(value, d, n_t)
                 frame[d, _F_I] = 0
                 frame[d, _F_CARD] = -1
                 if slot >= 0 and phase == PHASE_COLLECT:
@@ -483,33 +437,38 @@ def walk(
                 block = frame[d, _F_BASE + actor] + nodes[node, _OFF + actor]
                 # Two calls rather than one on a chosen array: choosing one counts a reference.
                 if actor == trav:
-                    _strategy(src_t, actor, block, count, n_t, locked, lock_starts, lock_offsets,
-                              lock_mask, lock_values, sigma, d, total)
+                    if own_strategy:
+                        row_strategy(src_t, block, count, n_t, sigma, d, total)
                 elif skip and not reached:
                     # The opponent's children get zero reach whatever his strategy (the
                     # row of sigma is stale but finite): it need not be computed.
                     pass
                 else:
-                    _strategy(src_o, actor, block, count, n_o, locked, lock_starts, lock_offsets,
-                              lock_mask, lock_values, sigma, d, total)
+                    row_strategy(src_o, block, count, n_o, sigma, d, total)
+                if locked:
+                    lock_overlay(actor, block, count, n_t if actor == trav else n_o,
+                                  lock_starts, lock_offsets, lock_mask, lock_values, sigma, d)
                 frame[d, _F_I] = 0
-                _zero(value, d, n_t)
+                zero_row(value, d, n_t)
         else:
             # back from the child at depth d + 1
             i = frame[d, _F_I]
+            ud = _U(d)
+            uc = ud + _U(1)
             if kind == _CHANCE:
                 card = frame[d, _F_CARD]
-                suit = card & 3
-                for h in range(n_t):
-                    iso_values[d, suit, h] = value[d + 1, h]
+                us = _U(card & 3)
+                for h in range(un_t):
+                    iso_values[ud, us, h] = value[uc, h]
                     if (cards_t[h, 0] != card) & (cards_t[h, 1] != card):
-                        value[d, h] += value[d + 1, h]
+                        value[ud, h] += value[uc, h]
             elif nodes[node, _PLAYER] == trav:
-                for h in range(n_t):
-                    child_values[d, i, h] = value[d + 1, h]
+                ui = _U(i)
+                for h in range(un_t):
+                    child_values[ud, ui, h] = value[uc, h]
             else:
-                for h in range(n_t):
-                    value[d, h] += value[d + 1, h]
+                for h in range(un_t):
+                    value[ud, h] += value[uc, h]
             frame[d, _F_I] = i + 1
         if not done and kind == _CHANCE:
             dealt_here = frame[d, _F_DEALT]
@@ -522,10 +481,12 @@ def walk(
                 if s < 0:
                     break
                 # The same game as this rank's card of suit s, seen with the suits swapped.
-                pair = 4 * s + (card & 3)
-                for h in range(n_t):
+                pair = _U(4 * s + (card & 3))
+                ud = _U(d)
+                us = _U(s)
+                for h in range(un_t):
                     if (cards_t[h, 0] != card) & (cards_t[h, 1] != card):
-                        value[d, h] += iso_values[d, s, perm_t[pair, h]]
+                        value[ud, h] += iso_values[ud, us, perm_t[pair, h]]
                 frame[d, _F_I] += 1
                 card += 1
             if card < 52:
@@ -546,18 +507,21 @@ def walk(
                     frame[e, _F_TURN] = frame[d, _F_TURN]
                     frame[e, _F_RIVER] = card
                 frame[e, _F_DEALT] = dealt_here | (1 << card)
-                for h in range(n_t):
+                ud = _U(d)
+                ue = _U(e)
+                for h in range(un_t):
                     hit = (cards_t[h, 0] == card) | (cards_t[h, 1] == card)
-                    rt[e, h] = 0.0 if hit else rt[d, h]
-                for o in range(n_o):
+                    rt[ue, h] = 0.0 if hit else rt[ud, h]
+                for o in range(un_o):
                     hit = (cards_o[o, 0] == card) | (cards_o[o, 1] == card)
-                    ro[e, o] = 0.0 if hit else ro[d, o]
+                    ro[ue, o] = 0.0 if hit else ro[ud, o]
                 d = e
                 entered = True
                 continue
             factor = 1.0 / (nodes[node, _OUTCOMES] - 4)
-            for h in range(n_t):
-                value[d, h] *= factor
+            ud = _U(d)
+            for h in range(un_t):
+                value[ud, h] *= factor
             done = True
         if not done:
             # a decision node: walk the next child, or finish
@@ -569,88 +533,42 @@ def walk(
                 for j in range(FRAME_COLUMNS):
                     frame[e, j] = frame[d, j]
                 frame[e, _F_NODE] = nodes[node, _START] + i
+                ud = _U(d)
+                ue = _U(e)
+                ui = _U(i)
                 if actor == trav:
-                    for h in range(n_t):
-                        rt[e, h] = rt[d, h] * sigma[d, i, h]
-                    for o in range(n_o):
-                        ro[e, o] = ro[d, o]
+                    if own_strategy:
+                        for h in range(un_t):
+                            rt[ue, h] = rt[ud, h] * sigma[ud, ui, h]
+                    for o in range(un_o):
+                        ro[ue, o] = ro[ud, o]
                 else:
-                    for h in range(n_t):
-                        rt[e, h] = rt[d, h]
-                    for o in range(n_o):
-                        ro[e, o] = ro[d, o] * sigma[d, i, o]
+                    for h in range(un_t):
+                        rt[ue, h] = rt[ud, h]
+                    for o in range(un_o):
+                        ro[ue, o] = ro[ud, o] * sigma[ud, ui, o]
                 d = e
                 entered = True
                 continue
             if actor == trav:
-                _finish_traverser(
-                    d, node, trav, n_t, mode, phase, frame, nodes, sigma, child_values, value,
-                    rt, regret_t, cum_t, locked, lock_starts[trav], lock_mask[trav], params,
-                )
+                # The traverser's node value and updates, in calls that take few arrays each.
+                block = frame[d, _F_BASE + trav] + nodes[node, _OFF + trav]
+                if mode == MODE_BEST_RESPONSE:
+                    best_values(d, count, n_t, child_values, value)
+                    if locked:
+                        locked_values(d, block, count, n_t, lock_starts[trav], lock_mask[trav],
+                                       sigma, child_values, value)
+                else:
+                    expected_values(d, count, n_t, sigma, child_values, value)
+                if mode == MODE_CFR and phase != PHASE_COLLECT:
+                    update_regrets(d, block, count, n_t, child_values, value, regret_t, clip,
+                                    positive, negative)
+                    update_sums(d, block, count, n_t, rt, sigma, cum_t, weight, skip)
         # return to the parent
         if d == 0:
             out[:] = value[0]
             return
         d -= 1
-
-
-@njit
-def _finish_traverser(
-    d: int, node: int, trav: int, n_t: int, mode: int, phase: float, frame: np.ndarray,
-    nodes: np.ndarray, sigma: np.ndarray, child_values: np.ndarray, value: np.ndarray,
-    rt: np.ndarray, r: np.ndarray, s: np.ndarray, locked: bool, lock_starts: np.ndarray,
-    lock_mask: np.ndarray, params: np.ndarray,
-) -> None:
-    """Value of the traverser's node from its children; regret and average updates."""
-    count = nodes[node, _COUNT]
-    block = frame[d, _F_BASE + trav] + nodes[node, _OFF + trav]
-    if mode == MODE_BEST_RESPONSE:
-        for h in range(n_t):
-            value[d, h] = child_values[d, 0, h]
-        for i in range(1, count):
-            for h in range(n_t):
-                value[d, h] = max(value[d, h], child_values[d, i, h])
-        lock = _lock_of(lock_starts, block) if locked else -1
-        if lock >= 0:
-            for h in range(n_t):
-                if lock_mask[lock * n_t + h]:
-                    total = 0.0
-                    for i in range(count):
-                        total += sigma[d, i, h] * child_values[d, i, h]
-                    value[d, h] = total
-        return
-    for h in range(n_t):
-        value[d, h] = sigma[d, 0, h] * child_values[d, 0, h]
-    for i in range(1, count):
-        for h in range(n_t):
-            value[d, h] += sigma[d, i, h] * child_values[d, i, h]
-    if mode != MODE_CFR or phase == PHASE_COLLECT:
-        return
-    clip = params[P_CLIP] != 0.0
-    positive = params[P_POSITIVE]
-    negative = params[P_NEGATIVE]
-    weight = params[P_AVG_WEIGHT]
-    # Where none of the traverser's hands gets, the sums would only gain zeros: leave
-    # them alone, which saves reading and writing them (the walk is memory-bound there).
-    own = params[P_SKIP] == 0.0
-    if not own:
-        for h in range(n_t):
-            if rt[d, h] != 0.0:
-                own = True
-                break
-    for i in range(count):
-        row = block + i * n_t
-        if own:
-            for h in range(n_t):
-                r[row + h] = discount_regret(
-                    r[row + h] + (child_values[d, i, h] - value[d, h]), clip, positive,
-                    negative)
-                s[row + h] += weight * rt[d, h] * sigma[d, i, h]
-        else:
-            for h in range(n_t):
-                r[row + h] = discount_regret(
-                    r[row + h] + (child_values[d, i, h] - value[d, h]), clip, positive,
-                    negative)
 
 
 @parallel_njit

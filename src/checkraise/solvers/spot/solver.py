@@ -27,6 +27,7 @@ import numpy.typing as npt
 from checkraise.cards import COMBO_CARDS, NUM_COMBOS, parse_card
 from checkraise.errors import CheckraiseError, ConfigError, one_of
 from checkraise.solvers.spot import _kernels as K
+from checkraise.solvers.spot._node import strategy as node_strategy
 from checkraise.solvers.spot._sweep import sweep_tables
 from checkraise.solvers.spot.config import Spot
 from checkraise.solvers.spot.tree import CHANCE, DECISION, LEAF, SpotTree, build_tree
@@ -763,8 +764,8 @@ class SpotSolver:
         block = base + int(self.tree.offset[node, actor])
         out = np.empty((count, self.hands[actor]))
         t = self._lock_tables
-        K.strategy(self.regret[actor], self.cum[actor], block, count, self.hands[actor],
-                   average, t[0][actor], t[1][actor], t[2][actor], t[3][actor], out)
+        node_strategy(self.regret[actor], self.cum[actor], block, count, self.hands[actor],
+                      average, t[0][actor], t[1][actor], t[2][actor], t[3][actor], out)
         return out
 
     def _decision(self, line: str) -> Located:
