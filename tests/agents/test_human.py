@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from checkraise.agents.human import HumanAgent, QuitGame, parse_move
 from checkraise.arena.outfolder import OutFolderError
+from checkraise.arena.table import log_numbers
 from checkraise.cli.main import app
 from checkraise.engine import Action, LegalActions, State, TableConfig
 
@@ -263,7 +264,9 @@ def test_quitting_in_hand_two_logs_hand_one_only(tmp_path: Path) -> None:
     # Heads-up: fold the first hand at once, then quit in the second.
     _play(tmp_path, "--opponents", "call", "--seats", "2", "--seed", "1", script="f\nq\n")
     lines = (tmp_path / "logs" / "rep-0000.log").read_text().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("STATE:0:")
+    # the repetition's first hand (numbered from the repetition's first log number)
+    first = log_numbers("tournament", 1, ["you", "call"], 0, 600, 10_000)
+    assert len(lines) == 1 and lines[0].startswith(f"STATE:{first}:")
 
 
 def test_street_bets_replay_matches_the_engine_on_random_hands() -> None:

@@ -179,3 +179,32 @@ def test_match_out_keeps_an_earlier_match_unless_forced(
     second = json.loads(capsys.readouterr().out)
     assert json.loads((tmp_path / "results.json").read_text()) == second
     assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+def test_a_whole_match_and_tournament_import_with_every_hand(tmp_path: Path) -> None:
+    # Every rotation (repetition) deals its hands from 0; numbered from 0 in the logs,
+    # the database (keyed by hand number) kept one rotation's hands and called the rest
+    # "already present". Each part now has numbers of its own, in both log formats.
+    from checkraise.histories.database import open_database
+    from checkraise.histories.importer import import_files
+    from checkraise.protocol.gamedef import parse_gamedef
+    from checkraise.protocol.standard import STANDARD_GAMES
+
+    match, tour = tmp_path / "m", tmp_path / "t"
+    assert main(["match", "call", "raise", "--hands", "15", "--seed", "4", "--workers", "1",
+                 "--out", str(match)]) == 0
+    assert main(["tournament", "-a", "call,raise,checkfold", "--repeat", "3", "--hands", "12",
+                 "--seed", "4", "--workers", "1", "--out", str(tour)]) == 0
+    game = parse_gamedef(STANDARD_GAMES[(2, "nolimit")])  # the match's table: 20,000, 50/100
+    for pattern in ("rotation-*.txt", "rotation-*.log"):
+        db = open_database(tmp_path / f"{pattern[-3:]}.db")
+        files = sorted((match / "logs").glob(pattern))
+        reports = import_files(db, files, game=game)
+        assert [r.error for r in reports] == [None, None]
+        assert [r.added for r in reports] == [15, 15]
+        # the same files again add nothing
+        assert sum(r.added for r in import_files(db, files, game=game)) == 0
+    db = open_database(tmp_path / "tour.db")
+    reports = import_files(db, sorted((tour / "logs").glob("rep-*.txt")))
+    assert len(reports) == 3
+    assert sum(r.added for r in reports) == sum(r.hands for r in reports) > 0

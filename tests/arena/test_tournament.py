@@ -89,9 +89,12 @@ def test_six_handed_bookkeeping_shrinking_table_and_logs(tmp_path: Path) -> None
         names = cfg.labels
         lines = (tmp_path / f"rep-{rep:04d}.log").read_text().splitlines()
         assert len(lines) == res.hands_played
-        for line in lines:
+        # The hands are numbered consecutively from the repetition's first log number.
+        first = int(lines[0].split(":")[1])
+        for k, line in enumerate(lines):
             fields = line.split(":")
-            hand, seated = int(fields[1]), fields[-1].split("|")
+            hand, seated = int(fields[1]) - first, fields[-1].split("|")
+            assert hand == k
             for i, p in enumerate(res.players):
                 gone = p.eliminated_at is not None and hand >= p.eliminated_at  # 0-based
                 assert (names[i] in seated) != gone

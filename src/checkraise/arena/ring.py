@@ -34,7 +34,7 @@ import numpy as np
 
 from checkraise.agents.base import Agent, make_agent, split_agent_specs
 from checkraise.arena.stats import ActionCounts, Estimate, mbb_per_hand
-from checkraise.arena.table import HandLog, play_hand
+from checkraise.arena.table import HandLog, log_numbers, play_hand
 from checkraise.backend import Backend, Progress, resolve_backend
 from checkraise.engine import RuleSet, TableConfig
 from checkraise.errors import ConfigError
@@ -197,7 +197,9 @@ def play_rotation(
     ]
     payoffs: list[list[int | Fraction]] = []
     actions = [ActionCounts() for _ in range(n)]
-    with HandLog(log_dir, f"rotation-{rotation}", table=f"match rotation {rotation}") as log:
+    first = log_numbers("ring", seed, labels, rotation, config.hands, config.num_rotations)
+    with HandLog(log_dir, f"rotation-{rotation}", table=f"match rotation {rotation}",
+                 first=first) as log:
         for h in range(config.hands):
             seat_of = [(roles[i] - h) % n for i in range(n)]
             player_at = [0] * n

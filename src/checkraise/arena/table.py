@@ -15,6 +15,7 @@ that tracking software reads, written by the engine
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -27,7 +28,8 @@ from checkraise.agents.base import Agent, call_begin_hand, call_end_hand
 from checkraise.engine import ActionKind, IllegalActionError, State, TableConfig
 from checkraise.errors import CheckraiseError, ConfigError
 
-__all__ = ["AgentError", "HandLog", "PlayedHand", "log_names", "play_hand", "pokerstars_text"]
+__all__ = ["AgentError", "HandLog", "PlayedHand", "log_names", "log_numbers", "play_hand",
+           "pokerstars_text"]
 
 
 class AgentError(CheckraiseError):
@@ -139,10 +141,15 @@ class HandLog:
         File name without extension.
     table
         Table name written in the PokerStars text.
+    first
+        Added to each hand's session counter in the files (see :func:`log_numbers`):
+        the hand database keys hands by their number.
     """
 
-    def __init__(self, folder: Path | None, stem: str, table: str = "checkraise") -> None:
+    def __init__(self, folder: Path | None, stem: str, table: str = "checkraise",
+                 first: int = 0) -> None:
         self.table = table
+        self.first = first
         self._folder = folder
         self._stem = stem
         self._acpc: IO[str] | None = None
@@ -158,8 +165,9 @@ class HandLog:
             self._acpc = open(f"{base}.log", "w", encoding="utf-8")  # noqa: SIM115
             self._stars = open(f"{base}.txt", "w", encoding="utf-8")  # noqa: SIM115
         safe = log_names(names)
-        self._acpc.write(hand.state.acpc_state_line(hand.hand_number, safe) + "\n")
-        text = pokerstars_text(hand, safe, self.table)
+        number = self.first + hand.hand_number
+        self._acpc.write(hand.state.acpc_state_line(number, safe) + "\n")
+        text = pokerstars_text(replace(hand, hand_number=number), safe, self.table)
         self._stars.write(text + "\n")
 
     def close(self) -> None:
@@ -197,6 +205,37 @@ def pokerstars_text(hand: PlayedHand, names: Sequence[str], table: str) -> str:
     record = record_from_state(parse_state_line(line), hand.state.config)
     record = replace(record, site="pokerstars", hand_id=str(hand.hand_number + 1), table=table)
     return format_hand(record)
+
+
+def log_numbers(kind: str, seed: int, labels: Sequence[str], part: int, span: int,
+                parts: int) -> int:
+    """The first hand number in the logs of one part (rotation, repetition) of a session.
+
+    Every rotation of a match and repetition of a tournament counts its hands from 0,
+    and the hand database keys hands by their number, so logs numbered from 0 kept
+    only one part of a session on import. Part ``part`` of ``parts``, of at most
+    ``span`` hands each, is numbered from ``base + part * span``: apart from the
+    session's other parts; ``base``, a multiple of ``parts * span`` drawn from a hash
+    of ``kind``, ``seed`` and the line-up, keeps sessions apart from each other but
+    for a small chance. Numbers stay below 4 * 10**9, as the ACPC dealer's are
+    (unsigned 32-bit); the same session played again gets the same numbers, so
+    importing it twice adds nothing.
+
+    Examples
+    --------
+    >>> a = log_numbers("ring", 1, ["call", "raise"], 0, 1000, 2)
+    >>> b = log_numbers("ring", 1, ["call", "raise"], 1, 1000, 2)
+    >>> b - a, a % 2000, a == log_numbers("ring", 1, ["call", "raise"], 0, 1000, 2)
+    (1000, 0, True)
+    """
+    block = max(1, span) * max(1, parts)
+    slots = max(1, _LOG_NUMBERS // block)
+    key = "\x1f".join([kind, str(seed), *labels]).encode()
+    slot = int.from_bytes(hashlib.sha256(key).digest()[:8], "big") % slots
+    return (slot * block + (part % max(1, parts)) * max(1, span)) % (slots * block)
+
+
+_LOG_NUMBERS = 4_000_000_000
 
 
 def log_names(labels: Sequence[str]) -> list[str]:

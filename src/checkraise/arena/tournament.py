@@ -40,7 +40,7 @@ from checkraise.arena.stats import (
     ratio_mbb_per_hand,
     shared_ranks,
 )
-from checkraise.arena.table import HandLog, play_hand
+from checkraise.arena.table import HandLog, log_numbers, play_hand
 from checkraise.backend import Progress
 from checkraise.engine import TableConfig
 from checkraise.errors import ConfigError
@@ -268,7 +268,10 @@ def play_tournament(
     swings = [0] * n
     button = n - 1
     played = 0
-    with HandLog(log_dir, f"rep-{repetition:04d}", table=f"tournament {repetition}") as log:
+    # Up to 10,000 repetitions are numbered apart (later ones reuse the numbers).
+    first = log_numbers("tournament", seed, labels, repetition, config.max_hands, 10_000)
+    with HandLog(log_dir, f"rep-{repetition:04d}", table=f"tournament {repetition}",
+                 first=first) as log:
         for k in range(1, config.max_hands + 1):
             alive = [pos for pos in range(n) if out_at[order[pos]] is None]
             if len(alive) < 2:
