@@ -6,7 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from checkraise.arena.tournament import TournamentConfig, play_tournament, summarize
+from checkraise.arena.report import tournament_markdown
+from checkraise.arena.tournament import (
+    TournamentConfig,
+    paired_ranks,
+    play_tournament,
+    summarize,
+)
 from checkraise.histories.pokerstars import parse_file
 
 
@@ -132,6 +138,33 @@ def test_summary_metrics() -> None:
     assert shover["mbb_per_hand"]["mean"] == pytest.approx(1000 * 30 / 40)
     assert s["chip_trend"][1][0] == 2000 and s["chip_trend"][1][40] == 800
     assert len(s["chip_trend"][0]) == 41
+
+
+def test_paired_rank_differences_by_hand() -> None:
+    # Ranks of three players in four tournaments (a tie shares 1.5).
+    ranks = [[1, 2, 3], [2, 1, 3], [1.5, 1.5, 3], [3, 1, 2]]
+    d = paired_ranks(ranks)
+    # player 0 less player 1: -1, 1, 0, 2 -> mean 0.5, sd sqrt(5/3), 95%: 1.96 sd / 2
+    assert d[0][1]["mean"] == pytest.approx(0.5)
+    assert d[0][1]["half_width"] == pytest.approx(1.959964 * (5 / 3) ** 0.5 / 2, rel=1e-5)
+    assert d[1][0]["mean"] == pytest.approx(-0.5)
+    # player 2 less player 0: 2, 1, 1.5, -1 -> 0.875
+    assert d[2][0]["mean"] == pytest.approx(0.875)
+    assert d[1][1] is None
+
+
+def test_summary_and_report_give_paired_ranks() -> None:
+    cfg = TournamentConfig(("allin", "checkfold", "call"), max_hands=30)
+    results = [play_tournament(cfg, seed=2, repetition=r) for r in range(3)]
+    s = summarize(cfg, results)
+    by_hand = [[p.rank for p in r.players] for r in results]
+    for i in range(3):
+        for j in range(3):
+            if i != j:
+                expected = sum(row[i] - row[j] for row in by_hand) / 3
+                assert s["paired_ranks"][i][j]["mean"] == pytest.approx(expected)
+    text = tournament_markdown(s, seed=2)
+    assert "## Paired rank differences" in text
 
 
 def test_config_validation() -> None:

@@ -117,6 +117,17 @@ def tournament_markdown(summary: dict[str, Any], seed: int, charts: Sequence[str
             for i in order
         ],
     )
+    paired = summary.get("paired_ranks")
+    if paired is not None:
+        lines += ["", "## Paired rank differences", "",
+                  "Row's rank less column's over the same tournaments (negative: the row "
+                  "places ahead), with the 95% interval; an interval clear of 0 says which "
+                  "of the two places ahead.", ""]
+        lines += _table(
+            ("Agent", *(players[j]["name"] for j in order)),
+            [[players[i]["name"], *("" if paired[i][j] is None else _ci(paired[i][j], 2)
+                                     for j in order)] for i in order],
+        )
     lines += ["", "## Action frequencies", ""]
     lines += _table(_ACTION_HEADER, _action_rows([players[i] for i in order]))
     if charts:

@@ -49,6 +49,7 @@ __all__ = [
     "PlayerOutcome",
     "TournamentConfig",
     "TournamentResult",
+    "paired_ranks",
     "play_tournament",
     "summarize",
 ]
@@ -342,7 +343,9 @@ def summarize(config: TournamentConfig, results: Sequence[TournamentResult]) -> 
     Per player: mean rank (with 95% interval), win rate (share of first places),
     rank distribution, hands survived, chips remaining, chip volatility, win rate
     in mbb/hand (net chips over all repetitions per hand dealt in, with a
-    ratio-estimator interval) and action frequencies; plus ``chip_trend``, the
+    ratio-estimator interval) and action frequencies; ``paired_ranks``, every two
+    players' rank difference over the same tournaments (:func:`paired_ranks`); plus
+    ``chip_trend``, the
     mean stack after each hand number (a finished tournament's stacks carry
     forward to ``max_hands``).
 
@@ -391,5 +394,27 @@ def summarize(config: TournamentConfig, results: Sequence[TournamentResult]) -> 
         "repetitions": len(results),
         "hands_played": estimate([r.hands_played for r in results]).to_json(),
         "players": players,
+        "paired_ranks": paired_ranks([[p.rank for p in r.players] for r in results]),
         "chip_trend": [[round(float(x), 3) for x in row] for row in trend],
     }
+
+
+def paired_ranks(ranks: Sequence[Sequence[float]]) -> list[list[dict[str, Any] | None]]:
+    """Rank differences between every two players over the same tournaments.
+
+    ``out[i][j]`` is the estimate (mean and 95% interval) of player ``i``'s rank less
+    player ``j``'s, one sample per repetition: negative when ``i`` places ahead. Two
+    players' mean ranks come from the same deals and seatings, so their difference
+    varies far less than either mean; this is the interval that says whether one
+    placed ahead of the other. The diagonal is None.
+
+    Examples
+    --------
+    >>> d = paired_ranks([[1, 2, 3], [2, 1, 3], [1, 3, 2]])
+    >>> d[0][1]["mean"], d[1][0]["mean"], d[0][0]
+    (-0.6666666666666666, 0.6666666666666666, None)
+    """
+    x = np.asarray(ranks, dtype=np.float64)
+    n = x.shape[1]
+    return [[None if i == j else estimate(x[:, i] - x[:, j]).to_json() for j in range(n)]
+            for i in range(n)]
