@@ -81,7 +81,7 @@ def test_demo_runs_a_short_tournament(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "blueprint: " in out and "(20 deals x 2 seatings)" in out  # the shipped blueprint
     data = json.loads((tmp_path / "results.json").read_text())
     assert [p["name"] for p in data["players"]] == [
-        "handreader", "heuristic", "equity", "call", "raise", "random"
+        "handreader", "deepfool", "heuristic", "equity", "call", "random"
     ]
     assert (tmp_path / "chip_trend.png").stat().st_size > 0
 

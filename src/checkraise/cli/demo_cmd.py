@@ -3,7 +3,9 @@
 A short seeded 6-player tournament series between the built-in bots in the
 format of the hand-reading paper's experiments (2,000 chips, blinds 20/40, one
 rebuy), written as a report with charts and hand logs under ``--out``; then the
-shipped heads-up blueprint plays the heuristic bot in a duplicate match.
+shipped heads-up blueprint plays the heuristic bot in a duplicate match. The series
+seats the shipped DeepFool network (``deepfool``; it plays in numpy, so the lean
+install, without torch, runs it).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from checkraise.cli.tournament_cmd import print_standings
 
 __all__ = ["DEMO_AGENTS", "demo_command"]
 
-DEMO_AGENTS = ("handreader", "heuristic", "equity", "call", "raise", "random")
+DEMO_AGENTS = ("handreader", "deepfool", "heuristic", "equity", "call", "random")
 """The built-in bots that meet in the demo."""
 
 
