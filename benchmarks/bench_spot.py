@@ -8,8 +8,13 @@ Spots (chips, big blind = 10, so 100 bb = 1,000 chips; player 0 = OOP):
     8d`` (turn, flop checked through) and ``Qs Jh 2h 8d 3c`` (river, flop and turn
     checked through). The ranges are the preflop ranges unchanged (a checked-through
     line keeps almost all of both), so these are the widest ranges such a spot has.
-    Turn: bets of 33 % and 75 % of the pot, raises of 60 %, no all-in. River and
-    flop: the same two sizes on every street plus all-in, raise cap 3.
+    Turn: bets of 33 % and 75 % of the pot, raises of 60 %, no all-in. River: the
+    same two sizes plus all-in, raise cap 3. Flop: bets of 33 % and 75 % of the pot
+    on every street, pot-sized raises, all-in, raise cap 3, and the CLI's all-in
+    threshold (a bet that would leave less than 67 % of the pot behind is all-in). With
+    60 % raises and no threshold, as the turn and river, the flop tree's buffers needed
+    35 GiB in float32 (70 in float64): more than this 24 GB machine; this one needs
+    10 GiB in float32.
 ``3bet``
     The setting of the published anchors: a flop 3-bet pot on ``Qs Jh 2h``, pot 180,
     910 behind (100 bb), one bet size of 52 % of the pot on every street, a raise of
@@ -82,8 +87,8 @@ SPOTS: dict[str, dict[str, Any]] = {
               "sizes": {**TWO_SIZES, "allin": True}},
     "turn": {**SRP, "board": "Qs Jh 2h 8d", "raise_cap": 3,
              "sizes": {**TWO_SIZES, "allin": False}},
-    "flop": {**SRP, "board": "Qs Jh 2h", "raise_cap": 3,
-             "sizes": {**TWO_SIZES, "allin": True}},
+    "flop": {**SRP, "board": "Qs Jh 2h", "raise_cap": 3, "allin_threshold": 0.67,
+             "sizes": {"bet": [33, 75], "raise": [100], "allin": True}},
     "3bet": {"board": "Qs Jh 2h", "pot": 180, "stack": 910, "big_blind": 10, "raise_cap": 3,
              "allin_threshold": 0.0,
              "ranges": {"oop": BLIND_3BET, "ip": BTN_CALL_3BET},
@@ -288,7 +293,7 @@ def main() -> None:
     parser.add_argument("--spots", default=",".join(SPOTS),
                         help=f"Comma-separated spots out of {', '.join(SPOTS)}.")
     parser.add_argument("--threads", default="1,2", help="Thread counts, e.g. 1,2.")
-    parser.add_argument("--accuracy", type=float, default=0.5, help="Target, % of the pot.")
+    parser.add_argument("--accuracy", type=float, default=0.5, help="Target, %% of the pot.")
     parser.add_argument("--max-seconds", type=float, default=1800.0,
                         help="Stop a run after this many solver seconds.")
     parser.add_argument("--max-iterations", type=int, default=10_000)

@@ -63,3 +63,21 @@ def test_anchor_spot_bets_52_percent_and_raises_two_and_a_half_times(
     raises = [tree.labels[c] for c in tree.children(bet) if tree.labels[c].startswith("r")]
     assert abs(int(raises[0][1:]) - 2.5 * 94) <= 1
     assert raises[-1] == "r910"
+
+
+def test_the_help_text_prints() -> None:
+    # argparse expands % in help texts: a bare "%" made --help crash.
+    import subprocess
+
+    done = subprocess.run([sys.executable, str(SCRIPT), "--help"], capture_output=True,
+                          text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr[-300:]
+    assert "Target, % of the pot." in done.stdout
+
+
+def test_the_flop_spot_fits_the_machine_it_was_measured_on(bench: ModuleType) -> None:
+    # Its figures in docs/benchmarks.md were measured in float32 on 24 GB.
+    from checkraise.solvers.spot.solver import estimate_memory
+
+    spot = Spot.from_dict(bench.SPOTS["flop"])
+    assert estimate_memory(spot, "float32") < 12 * 2**30
