@@ -94,6 +94,7 @@ COMMAND_MODULES = [
     "checkraise.cli.nn_cmd",
     "checkraise.cli.nn_opponent_cmd",
     "checkraise.cli.nn_values_cmd",
+    "checkraise.cli.nn_river_cmd",
     "checkraise.cli.nn_deepcfr_cmd",
     "checkraise.cli.explain_cmd",
     "checkraise.cli.nn_deepfool_cmd",

@@ -426,22 +426,37 @@ class SpotSolver:
                 self._results[slot, k, :n_t] = self._results[slot, source, :n_t][swap]
 
     def _fill_leaves(self, reached: npt.NDArray[np.int64], trav: int) -> None:
-        """Ask ``leaf_values`` for the traverser's values at every leaf the walk reached."""
+        """Ask ``leaf_values`` for the traverser's values at every leaf the walk reached.
+
+        A ``leaf_values`` with a ``batch(leaves, traverser, reaches)`` method gets all
+        the leaves in one call (a network then runs once per walk).
+        """
         assert self.leaf_values is not None
         other = 1 - trav
         n_t, n_o = self.hands[trav], self.hands[other]
+        leaves: list[Leaf] = []
+        reaches: list[tuple[FloatArray, FloatArray]] = []
         for slot in reached:
             node = int(self._slots[slot])
             reach = [np.zeros(NUM_COMBOS), np.zeros(NUM_COMBOS)]
             reach[trav][self.combos[trav]] = self._task_reach[slot, 0, :n_t]
             reach[other][self.combos[other]] = self._task_reach[slot, 1, :n_o]
             committed = float(self.tree.commit[node])
-            leaf = Leaf(
+            leaves.append(Leaf(
                 node=node, line=self._line_of(node), board=self.board,
                 pot=self.spot.pot + 2 * committed, committed=committed,
                 stack=self.spot.stack - committed, combos=(self.combos[0], self.combos[1]),
-            )
-            ev = np.asarray(self.leaf_values(leaf, trav, (reach[0], reach[1])), np.float64)
+            ))
+            reaches.append((reach[0], reach[1]))
+        batch = getattr(self.leaf_values, "batch", None)
+        evs: list[FloatArray]
+        if batch is not None and leaves:
+            evs = list(np.asarray(batch(leaves, trav, reaches), np.float64).reshape(
+                len(leaves), -1))
+        else:
+            evs = [np.asarray(self.leaf_values(leaf, trav, r), np.float64)
+                   for leaf, r in zip(leaves, reaches, strict=True)]
+        for slot, leaf, ev in zip(reached, leaves, evs, strict=True):
             if ev.shape != (NUM_COMBOS,) or not np.all(np.isfinite(ev[self.combos[trav]])):
                 raise ConfigError(
                     f"leaf_values returned shape {ev.shape} or non-finite values at leaf "
@@ -450,7 +465,7 @@ class SpotSolver:
             mass = np.zeros(n_t)
             K.fold_values(1.0, self._task_reach[slot, 1, :n_o], self.cards[trav],
                           self.cards[other], self.same[trav], mass)
-            self._results[slot, 0, :n_t] = (ev[self.combos[trav]] - committed) * mass
+            self._results[slot, 0, :n_t] = (ev[self.combos[trav]] - leaf.committed) * mass
 
     def _line_of(self, node: int) -> str:
         labels = []

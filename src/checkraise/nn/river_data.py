@@ -1,0 +1,352 @@
+"""Training data of the hold'em river value network: DeepStack's offline half, real cards.
+
+A *situation* is the start of a river's betting: the five board cards, the stack
+behind as a multiple of the pot, and each player's range over the 1,326 combos.
+DeepStack (Moravcik et al. 2017, supplement "Deep counterfactual value networks")
+draws ranges by a recursive random split of probability mass over the hands sorted
+by strength on the board, so that ranges as skewed as real play makes them are
+common; we draw them the same way (:func:`random_range`), each combo then floored at
+a trace of weight so that every hand the board allows gets a value.
+
+Each situation is solved by the spot solver (:mod:`checkraise.solvers.spot`) on exact
+cards with the subgame sizes of :data:`RIVER_SIZES`, to ``accuracy`` % of the pot;
+the target of each hand is its counterfactual best-response value against the other
+player's average strategy (at an equilibrium, its equilibrium value), divided by the
+opponent's weight compatible with the hand and by the pot: the *share of the pot* the
+hand wins from the start of the river on, bets it wins and loses included (between
+``-spr`` and ``1 + spr``). Both players' shares satisfy the zero-sum identity
+``sum_h r0(h) m0(h) e0(h) + sum_o r1(o) m1(o) e1(o) = M`` (``m`` the compatible
+opponent weight, ``M`` the weight of the compatible pairs): the pot goes to someone.
+
+Data are written in ``.npz`` chunks of raw situations (board, spr, both ranges and
+both players' shares per combo, float32), each seeded by ``(seed, chunk index)``
+alone and written under a temporary name then renamed, so a killed run resumes where
+it stopped and gives the same files as an uninterrupted one; ``manifest.json`` holds
+the settings a resumed run must match. :mod:`checkraise.nn.river_values` turns them
+into the network's bucketed inputs and targets.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from checkraise.cards import COMBO_CARDS, NUM_COMBOS
+from checkraise.errors import ConfigError, FormatError
+
+__all__ = [
+    "POT",
+    "RIVER_SIZES",
+    "RiverDataSettings",
+    "generate",
+    "load_situations",
+    "random_range",
+    "random_situation",
+    "solve_river",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+#: Bet sizes (% of the pot), raise sizes (% of the pot after calling) and the raise
+#: cap of the river subgames the data are solved with (both players alike).
+RIVER_SIZES: dict[str, Any] = {"bet": [33, 75, 150], "raise": [100], "allin": True,
+                               "raise_cap": 2, "allin_threshold": 0.67}
+#: Chips in the pot of every solved situation (values are shares of it: scale-free).
+POT = 1000
+_BIG_BLIND = 10
+#: Weight every combo the board allows keeps in a drawn range (a trace: it changes
+#: no value measurably but gives every hand a counterfactual value).
+RANGE_FLOOR = 1e-6
+SPR_RANGE = (0.05, 30.0)
+_MANIFEST = "manifest.json"
+_KEYS = ("boards", "spr", "ranges", "shares")
+
+
+def _live_combos(board: tuple[int, ...]) -> npt.NDArray[np.bool_]:
+    mask = 0
+    for c in board:
+        mask |= 1 << c
+    a = COMBO_CARDS[:, 0].astype(np.int64)
+    b = COMBO_CARDS[:, 1].astype(np.int64)
+    live: npt.NDArray[np.bool_] = (((mask >> a) & 1) == 0) & (((mask >> b) & 1) == 0)
+    return live
+
+
+def _strengths(board: tuple[int, ...]) -> npt.NDArray[np.int64]:
+    from checkraise.evaluator import evaluate
+
+    live = _live_combos(board)
+    out = np.full(NUM_COMBOS, -1, dtype=np.int64)
+    for i in np.flatnonzero(live):
+        out[i] = int(evaluate([*board, int(COMBO_CARDS[i, 0]), int(COMBO_CARDS[i, 1])]))
+    return out
+
+
+def random_range(board: tuple[int, ...], rng: np.random.Generator,
+                 strengths: npt.NDArray[np.int64] | None = None) -> FloatArray:
+    """A random range over the combos ``board`` allows, by DeepStack's recursive split.
+
+    The combos are sorted by strength on the board (then by index); the mass 1 is
+    split at a uniform random fraction between the weaker and the stronger half, and
+    each half recursively; then every allowed combo is floored at
+    :data:`RANGE_FLOOR` and the range renormalised to sum to 1.
+
+    Examples
+    --------
+    >>> from checkraise.cards import parse_cards
+    >>> r = random_range(tuple(parse_cards("As Kd 7h 7c 2s")), np.random.default_rng(1))
+    >>> int((r > 0).sum()), bool(abs(r.sum() - 1.0) < 1e-12)
+    (1081, True)
+    """
+    s = _strengths(board) if strengths is None else strengths
+    live = np.flatnonzero(s >= 0)
+    order = live[np.lexsort((live, s[live]))]
+    out = np.zeros(NUM_COMBOS)
+    # iterative split over (start, stop, mass) of the sorted list
+    stack = [(0, order.size, 1.0)]
+    while stack:
+        lo, hi, mass = stack.pop()
+        if hi - lo == 1:
+            out[order[lo]] = mass
+            continue
+        mid = (lo + hi) // 2
+        share = float(rng.random())
+        stack.append((mid, hi, mass * (1.0 - share)))
+        stack.append((lo, mid, mass * share))
+    out[live] += RANGE_FLOOR
+    total: float = float(out.sum())
+    return out / total
+
+
+def random_situation(rng: np.random.Generator) -> tuple[tuple[int, ...], float, FloatArray]:
+    """``(board, spr, ranges[2, 1326])``: a random river situation.
+
+    The board is five random cards; the stack behind over the pot, ``spr``, is
+    log-uniform on :data:`SPR_RANGE`; both ranges come from :func:`random_range`.
+    """
+    board = tuple(int(c) for c in rng.choice(52, size=5, replace=False))
+    lo, hi = SPR_RANGE
+    spr = float(np.exp(rng.uniform(np.log(lo), np.log(hi))))
+    s = _strengths(board)
+    ranges = np.stack([random_range(board, rng, s), random_range(board, rng, s)])
+    return board, spr, ranges
+
+
+def solve_river(board: tuple[int, ...], spr: float, ranges: FloatArray, accuracy: float,
+                max_iterations: int) -> tuple[FloatArray, float, int]:
+    """Each player's share of the pot per combo (``[2, 1326]``, NaN where the board
+    clashes), the exploitability reached (% of the pot) and the iterations.
+
+    The river is solved from ``ranges`` (root reach) with :data:`RIVER_SIZES`, pot
+    :data:`POT` and ``round(spr * POT)`` chips behind (at least 1), by discounted
+    CFR to ``accuracy`` % of the pot or ``max_iterations``.
+    """
+    from checkraise.cards import format_cards
+    from checkraise.solvers.spot import Spot, SpotSolver
+    from checkraise.solvers.spot import _kernels as K
+
+    sizes = {k: RIVER_SIZES[k] for k in ("bet", "raise", "allin")}
+    spot = Spot.from_dict({
+        "board": format_cards(board), "pot": POT, "stack": max(1, round(spr * POT)),
+        "big_blind": _BIG_BLIND, "ranges": {"oop": "any", "ip": "any"}, "sizes": sizes,
+        "raise_cap": RIVER_SIZES["raise_cap"], "allin_threshold": RIVER_SIZES["allin_threshold"],
+    })
+    solver = SpotSolver(spot, reach=(ranges[0], ranges[1]), precision="float64")
+    expl = solver.solve(accuracy=accuracy, max_iterations=max_iterations)
+    values = solver.root_values(K.MODE_BEST_RESPONSE)
+    shares = np.full((2, NUM_COMBOS), np.nan)
+    for p in range(2):
+        mass = solver.root_mass(p)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            shares[p, solver.combos[p]] = np.where(mass > 0, values[p] / (mass * POT), 0.0)
+    return shares, float(expl), int(solver.iteration)
+
+
+@dataclass(frozen=True)
+class RiverDataSettings:
+    """What a river data folder holds; a resumed run must ask for the same.
+
+    Parameters
+    ----------
+    situations : int
+        Situations in all.
+    seed : int
+        Seed of the situations (chunk ``k`` uses ``(seed, k)``).
+    accuracy : float
+        Exploitability each solve stops at, % of the pot.
+    max_iterations : int
+        Iterations a solve stops at if the accuracy is not reached.
+    chunk_size : int
+        Situations per chunk file.
+    """
+
+    situations: int
+    seed: int
+    accuracy: float = 0.3
+    max_iterations: int = 400
+    chunk_size: int = 100
+
+    def __post_init__(self) -> None:
+        for name in ("situations", "max_iterations", "chunk_size"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"{name}={value!r}; expected a whole number >= 1")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise ConfigError(f"seed={self.seed!r}; expected a whole number >= 0")
+        if not (isinstance(self.accuracy, (int, float)) and self.accuracy > 0):
+            raise ConfigError(f"accuracy={self.accuracy!r}; expected a % of the pot > 0")
+
+    @property
+    def chunks(self) -> int:
+        """Number of chunk files."""
+        return -(-self.situations // self.chunk_size)
+
+    def chunk_length(self, index: int) -> int:
+        """Situations in chunk ``index`` (the last may be short)."""
+        return min(self.chunk_size, self.situations - index * self.chunk_size)
+
+
+@dataclass(frozen=True)
+class _ChunkItem:
+    settings: RiverDataSettings
+    index: int
+
+    @property
+    def seed(self) -> int:
+        return self.settings.seed * 1_000_003 + self.index
+
+
+def make_chunk(settings: RiverDataSettings, index: int,
+               progress: Callable[[int], None] | None = None) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of chunk ``index`` (depends on ``(settings.seed, index)`` alone)."""
+    rng = np.random.default_rng([settings.seed, index])
+    n = settings.chunk_length(index)
+    boards = np.zeros((n, 5), np.int8)
+    spr = np.zeros(n, np.float32)
+    ranges = np.zeros((n, 2, NUM_COMBOS), np.float32)
+    shares = np.zeros((n, 2, NUM_COMBOS), np.float32)
+    expl = np.zeros(n, np.float32)
+    for i in range(n):
+        board, s, r = random_situation(rng)
+        v, e, _ = solve_river(board, s, r, settings.accuracy, settings.max_iterations)
+        boards[i], spr[i], ranges[i], shares[i], expl[i] = board, s, r, v, e
+        if progress is not None:
+            progress(1)
+    return {"boards": boards, "spr": spr, "ranges": ranges, "shares": shares,
+            "exploitability": expl}
+
+
+def _chunk_work(item: _ChunkItem, progress: Callable[[int], None]) -> dict[str, Any]:
+    return make_chunk(item.settings, item.index, progress)
+
+
+def chunk_path(folder: Path, index: int) -> Path:
+    """The file of chunk ``index``."""
+    return folder / f"river_{index:05d}.npz"
+
+
+def _check_manifest(folder: Path, settings: RiverDataSettings) -> None:
+    path = folder / _MANIFEST
+    wanted = asdict(settings)
+    if path.exists():
+        try:
+            found = json.loads(path.read_text())
+        except ValueError as exc:
+            raise FormatError(f"{path}: not JSON ({exc})") from exc
+        fixed = {k: v for k, v in wanted.items() if k != "situations"}
+        if {k: v for k, v in found.items() if k != "situations"} != fixed:
+            raise ConfigError(
+                f"{folder} holds river data made with {found}; asked for {wanted} (use "
+                "another folder, or the same seed, accuracy, iterations and chunk size)"
+            )
+        if int(found.get("situations", 0)) > settings.situations:
+            raise ConfigError(
+                f"{folder} holds {found['situations']} situations; asked for "
+                f"{settings.situations} (a folder only grows; use another folder)"
+            )
+        last = int(found["situations"]) // settings.chunk_size
+        if int(found["situations"]) % settings.chunk_size and chunk_path(folder, last).exists():
+            chunk_path(folder, last).unlink()  # a short last chunk is remade whole
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(wanted, indent=2) + "\n")
+    tmp.replace(path)
+
+
+def generate(
+    folder: str | Path,
+    settings: RiverDataSettings,
+    workers: int | None = 1,
+    backend: str = "local",
+    address: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> int:
+    """Write the missing chunks of ``settings`` to ``folder``; the situations written.
+
+    Chunks run as seeded work items on the execution backend (each one's file is
+    written by this process, under a temporary name then renamed), so the files do not
+    depend on the backend or the number of workers; ``progress(n)`` gets solved
+    situations as they finish.
+    """
+    from checkraise.backend import make_backend
+
+    out = Path(folder)
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"{out} is a file; expected a folder for the river data")
+    _check_manifest(out, settings)
+    todo = [_ChunkItem(settings, i) for i in range(settings.chunks)
+            if not chunk_path(out, i).exists()]
+    written = [0]
+
+    def save(k: int, arrays: dict[str, Any]) -> None:
+        path = chunk_path(out, todo[k].index)
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as fh:
+            np.savez(fh, **arrays)
+        tmp.replace(path)
+        written[0] += int(arrays["spr"].shape[0])
+
+    with make_backend(backend, workers=workers, address=address) as runner:
+        runner.run(_chunk_work, todo, save, progress)
+    return written[0]
+
+
+def load_situations(folder: str | Path) -> tuple[dict[str, npt.NDArray[Any]], RiverDataSettings]:
+    """Every chunk of a river data folder, concatenated, and its settings."""
+    out = Path(folder)
+    if not out.is_dir():
+        raise ConfigError(f"river data folder {out} does not exist; expected the --out of "
+                          "'checkraise nn river generate'")
+    path = out / _MANIFEST
+    if not path.exists():
+        raise FormatError(f"{out} has no {_MANIFEST}; expected a folder written by "
+                          "'checkraise nn river generate'")
+    try:
+        settings = RiverDataSettings(**json.loads(path.read_text()))
+    except (ValueError, TypeError) as exc:
+        raise FormatError(f"{path}: not a river data manifest ({exc})") from exc
+    parts: dict[str, list[npt.NDArray[Any]]] = {k: [] for k in (*_KEYS, "exploitability")}
+    for index in range(settings.chunks):
+        chunk = chunk_path(out, index)
+        if not chunk.exists():
+            continue
+        try:
+            with np.load(chunk, allow_pickle=False) as z:
+                arrays = {k: z[k] for k in parts}
+        except Exception as exc:  # zip, format and key errors alike
+            raise FormatError(f"{chunk}: not a river data chunk ({exc})") from exc
+        n = arrays["spr"].shape[0]
+        if arrays["ranges"].shape != (n, 2, NUM_COMBOS) or arrays["boards"].shape != (n, 5):
+            raise FormatError(f"{chunk}: arrays of shapes {arrays['boards'].shape}, "
+                              f"{arrays['ranges'].shape}; expected (n, 5), (n, 2, 1326)")
+        for k, v in arrays.items():
+            parts[k].append(v)
+    if not parts["spr"]:
+        raise FormatError(f"{out} holds no river chunks yet; run generate first")
+    return {k: np.concatenate(v) for k, v in parts.items()}, settings

@@ -1,0 +1,171 @@
+"""How good the hold'em river value network is, measured two ways.
+
+:func:`evaluate_river`: on river situations the network never saw, the mean absolute
+error of every hand's share of the pot, weighted by how much the hand counts in the
+players' expected values (``r(h) m(h)``), beside two baselines: the *check-down*
+share (the hand's showdown equity against the opponent's range, as if neither bet)
+and the *bucket oracle* (each hand given the exact mean share of its bucket: the error
+that bucketing alone costs, the floor of any bucketed network).
+
+:func:`evaluate_turn`: random turn spots solved twice by the spot solver, exactly
+(turn and river) and depth-limited with the network at the end of the turn
+(:class:`~checkraise.nn.river_values.RiverLeafValues`); the gap between the two
+root values (% of the pot) and between the first decision's strategies.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from checkraise.cards import NUM_COMBOS
+from checkraise.nn.river_data import POT, load_situations, random_range
+from checkraise.nn.river_values import (
+    RiverLeafValues,
+    RiverValueFunction,
+    bucket_targets,
+    compatible_mass,
+    river_buckets,
+)
+
+__all__ = ["TURN_SIZES", "checkdown_shares", "evaluate_river", "evaluate_turn"]
+
+FloatArray = npt.NDArray[np.float64]
+
+#: Sizes of the turn spots of :func:`evaluate_turn` (turn and river alike).
+TURN_SIZES: dict[str, Any] = {"bet": [50, 100], "raise": [100], "allin": True,
+                              "raise_cap": 1, "allin_threshold": 0.67}
+
+
+def checkdown_shares(board: tuple[int, ...], ranges: FloatArray) -> FloatArray:
+    """Each player's showdown equity per combo against the other's range ``(2, 1326)``
+    (0 where the board clashes): the share of the pot if neither player bet.
+
+    Examples
+    --------
+    >>> from checkraise.cards import parse_cards, combo_index
+    >>> board = tuple(parse_cards("As Kd 7h 7c 2s"))
+    >>> r = np.zeros((2, 1326))
+    >>> r[0, combo_index(*parse_cards("Ah Ac"))] = 1.0
+    >>> r[1, combo_index(*parse_cards("Kh Kc"))] = 1.0
+    >>> e = checkdown_shares(board, r)
+    >>> aa, kk = combo_index(*parse_cards("Ah Ac")), combo_index(*parse_cards("Kh Kc"))
+    >>> float(e[0, aa]), float(e[1, kk])
+    (1.0, 0.0)
+    """
+    from checkraise.cards import COMBO_CARDS
+    from checkraise.nn.river_data import _strengths
+
+    s = _strengths(board)
+    live = np.flatnonzero(s >= 0)
+    a = COMBO_CARDS[live, 0].astype(np.int64)
+    b = COMBO_CARDS[live, 1].astype(np.int64)
+    clash = ((a[:, None] == a[None, :]) | (a[:, None] == b[None, :])
+             | (b[:, None] == a[None, :]) | (b[:, None] == b[None, :]))
+    strength = s[live]
+    score = 0.5 * (1.0 + np.sign(strength[:, None] - strength[None, :]))
+    out = np.zeros((2, NUM_COMBOS))
+    for p in range(2):
+        w = np.where(clash, 0.0, np.asarray(ranges[1 - p], np.float64)[live][None, :])
+        total = w.sum(axis=1)
+        out[p, live] = np.where(total > 0, (w * score).sum(axis=1) / np.where(total > 0,
+                                                                               total, 1.0), 0.0)
+    return out
+
+
+def evaluate_river(function: RiverValueFunction, data: str | Path,
+                   checkdown_sample: int = 50) -> dict[str, Any]:
+    """Errors per hand on the situations of ``data`` (see the module docstring).
+
+    The check-down baseline is computed on the first ``checkdown_sample`` situations
+    (it is a slow pairwise loop); the other two on all.
+    """
+    situations, _ = load_situations(data)
+    n = int(situations["spr"].shape[0])
+    num = function.buckets
+    errors = {"network": 0.0, "bucket oracle (exact bucket means)": 0.0}
+    weight_total = 0.0
+    cd_err = cd_weight = 0.0
+    for i in range(n):
+        board = tuple(int(c) for c in situations["boards"][i])
+        ranges = situations["ranges"][i].astype(np.float64)
+        truth = np.nan_to_num(situations["shares"][i].astype(np.float64))
+        buckets = river_buckets(board, function.abstraction)
+        live = buckets >= 0
+        m = np.stack([compatible_mass(ranges[1]), compatible_mass(ranges[0])])
+        w = ranges * m * live
+        pred = function.shares(board, float(situations["spr"][i]), ranges)
+        oracle_b = bucket_targets(buckets, ranges[None], truth[None], num)[0].reshape(2, num)
+        oracle = np.where(live, oracle_b[:, np.maximum(buckets, 0)], 0.0)
+        errors["network"] += float((w * np.abs(pred - truth)).sum())
+        errors["bucket oracle (exact bucket means)"] += float((w * np.abs(oracle - truth)).sum())
+        weight_total += float(w.sum())
+        if i < checkdown_sample:
+            cd = checkdown_shares(board, ranges)
+            cd_err += float((w * np.abs(cd - truth)).sum())
+            cd_weight += float(w.sum())
+    out = {k: v / weight_total for k, v in errors.items()}
+    out[f"check-down equity ({min(n, checkdown_sample)} situations)"] = cd_err / max(cd_weight,
+                                                                                     1e-300)
+    return {"situations": n, "errors": out}
+
+
+def _turn_spot(rng: np.random.Generator) -> tuple[Any, FloatArray]:
+    from checkraise.cards import format_cards
+    from checkraise.nn.river_data import _strengths
+    from checkraise.solvers.spot import Spot
+
+    board = tuple(int(c) for c in rng.choice(52, size=4, replace=False))
+    spr = float(np.exp(rng.uniform(np.log(0.5), np.log(6.0))))
+    s = _strengths(board)
+    ranges = np.stack([random_range(board, rng, s), random_range(board, rng, s)])
+    sizes = {k: TURN_SIZES[k] for k in ("bet", "raise", "allin")}
+    spot = Spot.from_dict({
+        "board": format_cards(board), "pot": POT, "stack": round(spr * POT), "big_blind": 10,
+        "ranges": {"oop": "any", "ip": "any"}, "sizes": sizes,
+        "raise_cap": TURN_SIZES["raise_cap"], "allin_threshold": TURN_SIZES["allin_threshold"],
+    })
+    return spot, ranges
+
+
+def evaluate_turn(function: RiverValueFunction, spots: int, seed: int,
+                  accuracy: float = 1.0, max_iterations: int = 300,
+                  progress: Callable[[], None] | None = None) -> dict[str, Any]:
+    """Depth-limited (network) against exact turn solves of ``spots`` random turn spots."""
+    from checkraise.solvers.spot import SpotSolver
+
+    rng = np.random.default_rng([seed, 0x7475])
+    gaps: list[float] = []
+    tv: list[float] = []
+    seconds = {"exact": 0.0, "depth_limited": 0.0}
+    iterations = {"exact": 0, "depth_limited": 0}
+    for _ in range(spots):
+        spot, ranges = _turn_spot(rng)
+        values = {}
+        first = {}
+        for name in ("exact", "depth_limited"):
+            leaves = (RiverLeafValues(function, spot.board) if name == "depth_limited"
+                      else None)
+            solver = SpotSolver(spot, reach=(ranges[0], ranges[1]), precision="float32",
+                                leaf_values=leaves)
+            start = time.perf_counter()
+            solver.solve(accuracy=accuracy, max_iterations=max_iterations)
+            seconds[name] += time.perf_counter() - start
+            iterations[name] += solver.iteration
+            values[name] = solver.expected_values()[0]
+            _, rows = solver.strategy_at("")
+            first[name] = (rows, solver.initial_reach[0])
+        gaps.append(100.0 * abs(values["exact"] - values["depth_limited"]) / spot.pot)
+        (a, reach), (b, _) = first["exact"], first["depth_limited"]
+        tv.append(float((reach * 0.5 * np.abs(a - b).sum(axis=1)).sum() / reach.sum()))
+        if progress is not None:
+            progress()
+    return {"spots": spots, "seed": seed, "value_gap_pct": float(np.mean(gaps)),
+            "value_gap_max_pct": float(np.max(gaps)), "strategy_gap": float(np.mean(tv)),
+            "seconds": seconds, "iterations": iterations, "accuracy_pct": accuracy,
+            "sizes": TURN_SIZES}

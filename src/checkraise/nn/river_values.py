@@ -1,0 +1,477 @@
+"""DeepStack's counterfactual value network on the hold'em river, over hand clusters.
+
+Moravcik et al. (2017), "DeepStack", Science 356(6337) and its supplement: a network
+maps a public state and both players' ranges over *buckets* of hands to both players'
+values per bucket; an outer layer makes them zero-sum. Here the public state is the
+start of a river's betting (:mod:`checkraise.nn.river_data`) and the buckets are the
+card abstraction's river buckets (:class:`checkraise.games.holdem_game.HoldemCards`:
+the hand's exact EHS cut at 200 thresholds, so a bucket is a band of strength).
+
+**Input** (``2 B + 2`` numbers, ``B`` buckets): each player's range summed per bucket
+(each summing to 1), ``log(spr) / log(30)`` and ``1 / (1 + spr)``. **Output** (``2 B``):
+each player's *share of the pot* per bucket (:mod:`checkraise.nn.river_data`), the
+mean over the bucket's combos weighted by ``w(h) = r(h) m(h)`` (the hand's range weight
+times the opponent weight compatible with it), which is how much the hand's value
+counts in the players' expected values.
+
+**Zero-sum correction.** With ``W_p[b] = sum_{h in b} r_p(h) m_p(h) / M`` (``M`` the
+weight of the compatible pairs; each ``W_p`` sums to 1) exact shares satisfy
+``W_0 . e_0 + W_1 . e_1 = 1``: the pot goes to someone. Raw outputs ``y`` miss it by
+``err = W_0 . y_0 + W_1 . y_1 - 1``; the correction subtracts ``err / 2`` from every
+output of both players, after which the identity holds exactly. The loss is the
+Huber loss of the corrected shares over the buckets the board fills.
+
+**At the leaves of a turn subgame** (:class:`RiverLeafValues`) the network is asked
+once per river card and leaf, in one batch: each hand then gets its bucket's share on
+that card, and its value at the leaf is the mean over the river cards of those shares
+weighted by the opponent weight compatible with the hand and the card (the solver's
+chance weighting, per pair of hands).
+
+:class:`RiverValueFunction` evaluates a saved network in numpy (no torch to play).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from checkraise.cards import COMBO_CARDS, NUM_COMBOS
+from checkraise.errors import ConfigError
+from checkraise.nn.io import ModelFileError, load_model, require_torch, save_model
+from checkraise.nn.river_data import SPR_RANGE
+
+if TYPE_CHECKING:
+    from checkraise.solvers.spot.solver import Leaf
+
+__all__ = [
+    "MODEL_KIND",
+    "RiverLeafValues",
+    "RiverTrainSettings",
+    "RiverValueFunction",
+    "bucket_features",
+    "compatible_mass",
+    "default_river_model",
+    "river_buckets",
+    "train_river",
+]
+
+FloatArray = npt.NDArray[np.float64]
+MODEL_KIND = "holdem-river-cfv"
+_SPR_SCALE = float(np.log(30.0))
+_CARD_A = COMBO_CARDS[:, 0].astype(np.int64)
+_CARD_B = COMBO_CARDS[:, 1].astype(np.int64)
+# _PAIR[a, b]: the combo index of cards a and b (-1 on the diagonal)
+_PAIR = np.full((52, 52), -1, dtype=np.int64)
+_PAIR[_CARD_A, _CARD_B] = np.arange(NUM_COMBOS)
+_PAIR[_CARD_B, _CARD_A] = np.arange(NUM_COMBOS)
+_INCIDENCE = np.zeros((NUM_COMBOS, 52))
+_INCIDENCE[np.arange(NUM_COMBOS), _CARD_A] = 1.0
+_INCIDENCE[np.arange(NUM_COMBOS), _CARD_B] = 1.0
+
+
+def river_buckets(board: Sequence[int], abstraction: str = "default") -> npt.NDArray[np.int64]:
+    """The river bucket of each of the 1,326 combos on ``board`` (-1 where it clashes)."""
+    buckets: npt.NDArray[np.int64] = _cards(abstraction).combo_buckets(
+        3, tuple(int(c) for c in board))
+    return buckets
+
+
+_CARDS: dict[str, Any] = {}
+
+
+def _cards(abstraction: str) -> Any:
+    from checkraise.games.holdem_game import HoldemCards
+
+    if abstraction not in _CARDS:
+        _CARDS[abstraction] = HoldemCards(abstraction)
+    return _CARDS[abstraction]
+
+
+def num_buckets(abstraction: str = "default") -> int:
+    """Number of river buckets of the abstraction."""
+    return int(_cards(abstraction).abstraction.buckets[3])
+
+
+def compatible_mass(reach_o: FloatArray) -> FloatArray:
+    """For every combo, the weight of ``reach_o`` (1,326 or ``(n, 1326)``) holding no card
+    of it.
+
+    Examples
+    --------
+    >>> r = np.zeros(1326); r[:3] = 1.0  # 2c2d, 2c2h, 2c2s
+    >>> m = compatible_mass(r)
+    >>> float(m[0]), float(m[5])  # 2c2d meets none of them; 2d2h meets two
+    (0.0, 1.0)
+    """
+    r = np.asarray(reach_o, dtype=np.float64)
+    flat = r.reshape(-1, NUM_COMBOS)
+    per_card = flat @ _INCIDENCE  # (n, 52): the weight holding each card
+    total = flat.sum(axis=1, keepdims=True)
+    out = total - per_card[:, _CARD_A] - per_card[:, _CARD_B] + flat
+    result: FloatArray = out.reshape(r.shape)
+    return result
+
+
+def bucket_features(
+    buckets: npt.NDArray[np.int64], spr: float | FloatArray, ranges: FloatArray, num: int,
+) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_]]:
+    """``(x, weights, filled)`` of situations: the network input, the correction weights
+    ``W`` (``(n, 2 B)``) and the buckets the board fills (``(n, B)``).
+
+    ``buckets`` is ``(n, 1326)`` (or one row for all), ``ranges`` ``(n, 2, 1326)``.
+    """
+    r = np.asarray(ranges, dtype=np.float64)
+    n = r.shape[0]
+    b = np.broadcast_to(np.asarray(buckets, dtype=np.int64), (n, NUM_COMBOS))
+    live = b >= 0
+    r = np.where(live[:, None, :], r, 0.0)
+    m = np.stack([compatible_mass(r[:, 1]), compatible_mass(r[:, 0])], axis=1)
+    offsets = (np.arange(n)[:, None] * num + np.where(live, b, 0))
+    x = np.zeros((n, 2 * num + 2))
+    weights = np.zeros((n, 2 * num))
+    for p in range(2):
+        mass = np.bincount(offsets.ravel(), weights=(r[:, p] * live).ravel(),
+                           minlength=n * num).reshape(n, num)
+        x[:, p * num:(p + 1) * num] = mass / np.maximum(mass.sum(axis=1, keepdims=True), 1e-300)
+        rm = np.bincount(offsets.ravel(), weights=(r[:, p] * m[:, p] * live).ravel(),
+                         minlength=n * num).reshape(n, num)
+        weights[:, p * num:(p + 1) * num] = rm / np.maximum(rm.sum(axis=1, keepdims=True),
+                                                             1e-300)
+    s = np.broadcast_to(np.asarray(spr, dtype=np.float64), (n,))
+    x[:, -2] = np.log(np.maximum(s, 1e-3)) / _SPR_SCALE
+    x[:, -1] = 1.0 / (1.0 + s)
+    filled = np.bincount(offsets[live], minlength=n * num).reshape(n, num) > 0
+    return x, weights, filled
+
+
+def bucket_targets(buckets: npt.NDArray[np.int64], ranges: FloatArray, shares: FloatArray,
+                   num: int) -> FloatArray:
+    """Each player's share per bucket ``(n, 2 B)``: the mean over the bucket's combos
+    weighted by ``r(h) m(h)`` (0 where the board fills no combo of it)."""
+    r = np.asarray(ranges, dtype=np.float64)
+    n = r.shape[0]
+    b = np.broadcast_to(np.asarray(buckets, dtype=np.int64), (n, NUM_COMBOS))
+    live = b >= 0
+    r = np.where(live[:, None, :], r, 0.0)
+    m = np.stack([compatible_mass(r[:, 1]), compatible_mass(r[:, 0])], axis=1)
+    e = np.where(live[:, None, :], np.nan_to_num(np.asarray(shares, np.float64)), 0.0)
+    offsets = (np.arange(n)[:, None] * num + np.where(live, b, 0)).ravel()
+    out = np.zeros((n, 2 * num))
+    for p in range(2):
+        w = (r[:, p] * m[:, p] * live).ravel()
+        top = np.bincount(offsets, weights=w * e[:, p].ravel(), minlength=n * num)
+        bottom = np.bincount(offsets, weights=w, minlength=n * num)
+        out[:, p * num:(p + 1) * num] = (top / np.where(bottom > 0, bottom, 1.0)).reshape(n, num)
+    return out
+
+
+def zero_sum_correct(raw: FloatArray, weights: FloatArray) -> FloatArray:
+    """Raw shares ``(n, 2 B)`` shifted so that ``W_0 . e_0 + W_1 . e_1 = 1`` exactly.
+
+    Examples
+    --------
+    >>> w = np.array([[0.5, 0.5, 1.0, 0.0]])
+    >>> e = zero_sum_correct(np.array([[1.0, 0.0, 0.7, 0.3]]), w)
+    >>> round(float((w * e).sum()), 12)
+    1.0
+    """
+    err = (weights * raw).sum(axis=1, keepdims=True) - 1.0
+    corrected: FloatArray = raw - err / 2.0
+    return corrected
+
+
+# ------------------------------------------------------------------------ training
+@dataclass(frozen=True)
+class RiverTrainSettings:
+    """How the river value network is trained.
+
+    Parameters
+    ----------
+    hidden : tuple of int
+        Hidden layer widths (PReLU).
+    epochs, batch_size : int
+        Passes over the training part, situations per Adam step.
+    learning_rate : float
+        Adam's step size (halved every ``epochs // 4`` epochs).
+    validation : float
+        Share of the situations held out (a seeded permutation).
+    seed : int
+        Seeds the split, the initial weights and the batch order.
+    threads : int
+        torch's intra-op threads.
+    """
+
+    hidden: tuple[int, ...] = (256, 256, 256)
+    epochs: int = 60
+    batch_size: int = 256
+    learning_rate: float = 1e-3
+    validation: float = 0.1
+    seed: int = 0
+    threads: int = 1
+
+    def __post_init__(self) -> None:
+        for name in ("epochs", "batch_size", "threads"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"{name}={value!r}; expected a whole number >= 1")
+        if not self.hidden or any(int(h) < 1 for h in self.hidden):
+            raise ConfigError(f"hidden={self.hidden!r}; expected widths >= 1")
+        if not 0.0 < self.validation < 1.0:
+            raise ConfigError(f"validation={self.validation!r}; expected a share in (0, 1)")
+        if not self.learning_rate > 0.0:
+            raise ConfigError(f"learning_rate={self.learning_rate!r}; expected > 0")
+
+
+@dataclass(frozen=True)
+class RiverTrainResult:
+    """Losses per epoch (Huber, shares of the pot), the held-out mean absolute error
+    per bucket, and the wall time."""
+
+    train_loss: tuple[float, ...]
+    valid_loss: tuple[float, ...]
+    valid_mae: float
+    seconds: float
+    train_size: int
+    valid_size: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _network(inputs: int, hidden: Sequence[int], outputs: int) -> Any:
+    torch = require_torch()
+
+    class RiverNetwork(torch.nn.Module):  # type: ignore[misc, name-defined]
+        def __init__(self) -> None:
+            super().__init__()
+            layers: list[Any] = []
+            width = inputs
+            for size in hidden:
+                layers += [torch.nn.Linear(width, size), torch.nn.PReLU(size)]
+                width = size
+            layers.append(torch.nn.Linear(width, outputs))
+            self.mlp = torch.nn.Sequential(*layers)
+
+        def forward(self, x: Any, weights: Any) -> Any:
+            raw = self.mlp(x)
+            err = (weights * raw).sum(dim=1, keepdim=True) - 1.0
+            return raw - err / 2.0
+
+    return RiverNetwork()
+
+
+def training_arrays(situations: dict[str, npt.NDArray[Any]], abstraction: str = "default",
+                    ) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.bool_]]:
+    """``(x, weights, targets, filled)`` of raw situations (``river_data`` chunks)."""
+    num = num_buckets(abstraction)
+    boards = situations["boards"].astype(np.int64)
+    buckets = np.stack([river_buckets(b, abstraction) for b in boards])
+    ranges = situations["ranges"].astype(np.float64)
+    x, w, filled = bucket_features(buckets, situations["spr"].astype(np.float64), ranges, num)
+    y = bucket_targets(buckets, ranges, situations["shares"], num)
+    return x, w, y, filled
+
+
+def train_river(
+    situations: dict[str, npt.NDArray[Any]],
+    settings: RiverTrainSettings,
+    out: str | Path,
+    command: str = "",
+    progress: Callable[[int, int, float, float], None] | None = None,
+    data_info: dict[str, Any] | None = None,
+    abstraction: str = "default",
+) -> RiverTrainResult:
+    """Train the river network on raw situations and save it to ``out``.
+
+    ``progress(epoch, epochs, train_loss, valid_loss)`` is called after each epoch.
+    """
+    torch = require_torch()
+    x_np, w_np, y_np, filled_np = training_arrays(situations, abstraction)
+    n = x_np.shape[0]
+    valid_size = max(1, round(n * settings.validation))
+    if n - valid_size < 1:
+        raise ConfigError(f"{n} situations; expected at least 2 (one to train, one to validate)")
+    num = num_buckets(abstraction)
+    torch.set_num_threads(settings.threads)
+    torch.manual_seed(settings.seed)
+    rng = np.random.default_rng(settings.seed)
+    order = rng.permutation(n)
+    valid, training = order[:valid_size], order[valid_size:]
+    x = torch.from_numpy(x_np.astype(np.float32))
+    w = torch.from_numpy(w_np.astype(np.float32))
+    y = torch.from_numpy(y_np.astype(np.float32))
+    mask = torch.from_numpy(np.tile(filled_np, 2).astype(np.float32))
+    net = _network(x_np.shape[1], settings.hidden, 2 * num)
+    optimiser = torch.optim.Adam(net.parameters(), lr=settings.learning_rate)
+    scheduler = torch.optim.lr_scheduler.StepLR(optimiser, step_size=max(1, settings.epochs // 4),
+                                                gamma=0.5)
+    huber = torch.nn.HuberLoss(delta=1.0, reduction="none")
+
+    def loss_of(idx: Any) -> Any:
+        err = huber(net(x[idx], w[idx]), y[idx]) * mask[idx]
+        return err.sum() / mask[idx].sum().clamp_min(1.0)
+
+    train_curve: list[float] = []
+    valid_curve: list[float] = []
+    start = time.perf_counter()
+    vidx = torch.from_numpy(valid)
+    for epoch in range(settings.epochs):
+        net.train()
+        batches = rng.permutation(training)
+        total = 0.0
+        for i in range(0, batches.size, settings.batch_size):
+            idx = torch.from_numpy(batches[i : i + settings.batch_size])
+            optimiser.zero_grad()
+            loss = loss_of(idx)
+            loss.backward()
+            optimiser.step()
+            total += loss.item() * int(idx.shape[0])
+        scheduler.step()
+        net.eval()
+        with torch.no_grad():
+            valid_loss = float(loss_of(vidx))
+        train_curve.append(total / training.size)
+        valid_curve.append(valid_loss)
+        if progress is not None:
+            progress(epoch + 1, settings.epochs, train_curve[-1], valid_loss)
+    with torch.no_grad():
+        pred = net(x[vidx], w[vidx]).numpy()
+    m = np.tile(filled_np[valid], 2)
+    mae = float(np.abs(pred - y_np[valid])[m].mean())
+    seconds = time.perf_counter() - start
+    save_model(
+        out, net.state_dict(),
+        {"input": int(x_np.shape[1]), "hidden": list(settings.hidden), "output": 2 * num,
+         "buckets": num, "abstraction": abstraction, "activation": "prelu", "zero_sum": True},
+        kind=MODEL_KIND, command=command,
+        extra={"training": {"epochs": settings.epochs, "batch_size": settings.batch_size,
+                            "learning_rate": settings.learning_rate, "seed": settings.seed,
+                            "train_size": int(training.size), "valid_size": valid_size,
+                            "train_loss": train_curve[-1], "valid_loss": valid_curve[-1],
+                            "valid_mae": mae, "seconds": seconds},
+               "data": data_info or {}},
+    )
+    return RiverTrainResult(tuple(train_curve), tuple(valid_curve), mae, seconds,
+                            int(training.size), valid_size)
+
+
+# ------------------------------------------------------------------------ playing
+def default_river_model() -> Path:
+    """The packaged river value network (``checkraise/data/river_values.npz``)."""
+    from importlib.resources import files
+
+    return Path(str(files("checkraise") / "data" / "river_values.npz"))
+
+
+class RiverValueFunction:
+    """A saved river network evaluated in numpy (float64), zero-sum corrected.
+
+    Parameters
+    ----------
+    path : str or Path
+        A file written by :func:`train_river` (kind ``"holdem-river-cfv"``); ``default``
+        is the packaged one.
+    """
+
+    def __init__(self, path: str | Path = "default") -> None:
+        p = default_river_model() if str(path) == "default" else Path(path)
+        header, arrays = load_model(p, MODEL_KIND)
+        arch = header.get("architecture", {})
+        hidden = arch.get("hidden") if isinstance(arch, dict) else None
+        if not isinstance(hidden, list) or "buckets" not in arch:
+            raise ModelFileError(f"{p}: architecture {arch!r}; expected a river value network")
+        self.header = header
+        self.path = p
+        self.abstraction = str(arch.get("abstraction", "default"))
+        self.buckets = int(arch["buckets"])
+        if self.buckets != num_buckets(self.abstraction):
+            raise ModelFileError(f"{p}: {self.buckets} buckets; the {self.abstraction!r} "
+                                 f"abstraction has {num_buckets(self.abstraction)} river buckets")
+        self.layers: list[tuple[FloatArray, FloatArray, FloatArray | None]] = []
+        try:
+            for i in range(len(hidden) + 1):
+                wt = arrays[f"mlp.{2 * i}.weight"].astype(np.float64)
+                bias = arrays[f"mlp.{2 * i}.bias"].astype(np.float64)
+                slope = (arrays[f"mlp.{2 * i + 1}.weight"].astype(np.float64)
+                         if i < len(hidden) else None)
+                self.layers.append((wt, bias, slope))
+        except KeyError as exc:
+            raise ModelFileError(f"{p}: weight {exc} missing for {arch!r}") from None
+
+    def bucket_shares(self, x: FloatArray, weights: FloatArray) -> FloatArray:
+        """Corrected shares per bucket ``(n, 2 B)`` of inputs ``x`` and weights ``W``."""
+        h = np.asarray(x, dtype=np.float64)
+        for wt, bias, slope in self.layers:
+            h = h @ wt.T + bias
+            if slope is not None:
+                h = np.where(h > 0.0, h, slope * h)
+        return zero_sum_correct(h, weights)
+
+    def shares(self, board: Sequence[int], spr: float, ranges: FloatArray) -> FloatArray:
+        """Each player's share of the pot per combo ``(2, 1326)`` (0 where the board
+        clashes): every combo gets its bucket's share."""
+        buckets = river_buckets(board, self.abstraction)
+        r = np.asarray(ranges, dtype=np.float64)[None]
+        x, w, _ = bucket_features(buckets, spr, r, self.buckets)
+        e = self.bucket_shares(x, w).reshape(2, self.buckets)
+        out = np.where(buckets >= 0, e[:, np.maximum(buckets, 0)], 0.0)
+        result: FloatArray = out
+        return result
+
+
+class RiverLeafValues:
+    """``leaf_values`` of a depth-limited turn subgame: the river network at its leaves.
+
+    At a leaf (the turn's betting over, both players in) each river card the board
+    leaves is dealt: both reaches lose the combos holding it, the network gives every
+    combo its bucket's share of the pot on that card (the stack behind over the
+    leaf's pot as ``spr``), and a hand's value is the mean of its shares over the
+    cards, weighted by the opponent weight compatible with the hand and the card (the
+    solver's chance weighting per pair of hands). An all-in leaf (nothing behind) is
+    the same with ``spr`` 0. The spot solver asks for all leaves at once
+    (:meth:`batch`), so the network runs once per walk.
+    """
+
+    def __init__(self, function: RiverValueFunction, board: Sequence[int]) -> None:
+        if len(board) != 4:
+            raise ConfigError(f"a turn subgame's board has 4 cards; got {len(board)}")
+        self.function = function
+        self.board = tuple(int(c) for c in board)
+        dealt = set(self.board)
+        self.cards = np.array([c for c in range(52) if c not in dealt], dtype=np.int64)
+        self.buckets = np.stack([river_buckets((*self.board, int(c)), function.abstraction)
+                                 for c in self.cards])  # (cards, 1326)
+        self.calls = 0
+
+    def __call__(self, leaf: Leaf, trav: int, reach: tuple[FloatArray, FloatArray],
+                 ) -> FloatArray:
+        one: FloatArray = self.batch([leaf], trav, [reach])[0]
+        return one
+
+    def batch(self, leaves: Sequence[Leaf], trav: int,
+              reaches: Sequence[tuple[FloatArray, FloatArray]]) -> FloatArray:
+        """Chips of the pot won per combo ``(len(leaves), 1326)`` for the traverser."""
+        self.calls += 1
+        k = self.cards.size
+        n = len(leaves)
+        num = self.function.buckets
+        r = np.asarray([np.stack(pair) for pair in reaches], dtype=np.float64)  # (n, 2, 1326)
+        # deal each river card: rows (leaf, card)
+        rr = np.repeat(r, k, axis=0)  # (n k, 2, 1326)
+        b = np.tile(self.buckets, (n, 1))  # (n k, 1326)
+        rr = np.where((b >= 0)[:, None, :], rr, 0.0)
+        # The data's smallest stack behind (an all-in leaf is as good as showdown there).
+        spr = np.repeat([max(leaf.stack / leaf.pot, SPR_RANGE[0]) for leaf in leaves], k)
+        x, w, _ = bucket_features(b, spr, rr, num)
+        e = self.function.bucket_shares(x, w)[:, trav * num:(trav + 1) * num]  # (n k, B)
+        shares = np.take_along_axis(e, np.maximum(b, 0), axis=1)  # (n k, 1326)
+        mass = compatible_mass(rr[:, 1 - trav]) * (b >= 0)  # (n k, 1326)
+        top = (shares * mass).reshape(n, k, NUM_COMBOS).sum(axis=1)
+        bottom = mass.reshape(n, k, NUM_COMBOS).sum(axis=1)
+        pots = np.array([leaf.pot for leaf in leaves])[:, None]
+        out: FloatArray = pots * top / np.where(bottom > 0, bottom, 1.0)
+        return out

@@ -1,0 +1,56 @@
+"""``checkraise nn river generate|train|eval``: the pipeline end to end, bad input refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli_helpers import PNG_SIGNATURE, bad_cli, run_cli
+
+
+def test_generate_train_eval(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data, test, model = tmp_path / "data", tmp_path / "test", tmp_path / "m.npz"
+    fast = ["--accuracy", "20", "--max-iterations", "5", "--chunk-size", "2"]
+    code, out, err = run_cli(["nn", "river", "generate", "--situations", "4", "--out", str(data),
+                              "--seed", "3", *fast, "--json"], capsys)
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["written"] == 4 and "--situations 4" in report["command"]
+    code, out, err = run_cli(["nn", "river", "generate", "--situations", "2", "--out", str(test),
+                              "--seed", "4", *fast, "--json"], capsys)
+    assert code == 0, err
+    code, out, err = run_cli(["nn", "river", "train", "--data", str(data), "--out", str(model),
+                              "--epochs", "2", "--hidden", "8", "--batch-size", "2", "--json"],
+                             capsys)
+    assert code == 0, err
+    report = json.loads(out)
+    assert model.exists() and report["epochs"] == 2 and report["valid_mae"] >= 0.0
+    assert Path(report["plot"]).read_bytes().startswith(PNG_SIGNATURE)
+    code, out, err = run_cli(["nn", "river", "eval", "--data", str(test), "--model", str(model),
+                              "--json"], capsys)
+    assert code == 0, err
+    report = json.loads(out)
+    errors = report["river"]["errors"]
+    assert report["river"]["situations"] == 2
+    # the bucket oracle is the best any bucketed predictor can do
+    assert errors["bucket oracle (exact bucket means)"] <= errors["network"]
+
+
+def test_bad_input_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    line = bad_cli(["nn", "river", "generate", "--situations", "0", "--out",
+                    str(tmp_path / "d")], capsys)
+    assert "--situations 0" in line
+    line = bad_cli(["nn", "river", "generate", "--situations", "2", "--accuracy", "-1",
+                    "--out", str(tmp_path / "d")], capsys)
+    assert "accuracy=-1" in line
+    line = bad_cli(["nn", "river", "train", "--data", str(tmp_path / "none"), "--out",
+                    str(tmp_path / "m.npz")], capsys)
+    assert "does not exist" in line
+    line = bad_cli(["nn", "river", "train", "--data", str(tmp_path), "--out",
+                    str(tmp_path / "m.npz"), "--hidden", "8,x"], capsys)
+    assert "--hidden '8,x'" in line
+    line = bad_cli(["nn", "river", "eval", "--data", str(tmp_path), "--model",
+                    str(tmp_path / "missing.npz")], capsys)
+    assert "missing.npz" in line

@@ -1,0 +1,219 @@
+"""The hold'em river value network: its pieces against slow twins, known values, resume."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+from checkraise.cards import COMBO_CARDS, NUM_COMBOS, combo_index, parse_cards
+from checkraise.errors import ConfigError
+from checkraise.nn.river_data import (
+    RiverDataSettings,
+    generate,
+    load_situations,
+    random_range,
+    solve_river,
+)
+from checkraise.nn.river_values import (
+    RiverLeafValues,
+    RiverTrainSettings,
+    RiverValueFunction,
+    bucket_features,
+    bucket_targets,
+    compatible_mass,
+    num_buckets,
+    river_buckets,
+    train_river,
+    zero_sum_correct,
+)
+from checkraise.solvers.spot.solver import Leaf
+
+BOARD = tuple(parse_cards("As Kd 7h 7c 2s"))
+
+
+def _naive_mass(reach_o: np.ndarray) -> np.ndarray:
+    out = np.zeros(NUM_COMBOS)
+    for h in range(NUM_COMBOS):
+        mine = set(COMBO_CARDS[h].tolist())
+        for o in np.flatnonzero(reach_o):
+            if not mine & set(COMBO_CARDS[o].tolist()):
+                out[h] += reach_o[o]
+    return out
+
+
+def test_compatible_mass_equals_the_pairwise_loop() -> None:
+    rng = np.random.default_rng(3)
+    r = np.zeros(NUM_COMBOS)
+    r[rng.choice(NUM_COMBOS, 40, replace=False)] = rng.random(40)
+    assert np.allclose(compatible_mass(r), _naive_mass(r), atol=1e-12)
+    both = compatible_mass(np.stack([r, r[::-1]]))
+    assert np.allclose(both[1], _naive_mass(r[::-1]), atol=1e-12)
+
+
+def test_zero_sum_correction_is_exact_on_random_inputs() -> None:
+    rng = np.random.default_rng(5)
+    w = rng.random((50, 20))
+    w[:, :10] /= w[:, :10].sum(axis=1, keepdims=True)
+    w[:, 10:] /= w[:, 10:].sum(axis=1, keepdims=True)
+    raw = rng.normal(size=(50, 20)) * 3
+    e = zero_sum_correct(raw, w)
+    assert np.allclose((w * e).sum(axis=1), 1.0, atol=1e-12)
+    # the same shift for every output of a row
+    assert np.allclose(np.ptp(e - raw, axis=1), 0.0)
+
+
+def test_bucket_features_and_targets_against_loops() -> None:
+    rng = np.random.default_rng(7)
+    num = num_buckets()
+    buckets = river_buckets(BOARD)
+    ranges = np.stack([random_range(BOARD, rng), random_range(BOARD, rng)])
+    shares = rng.random((2, NUM_COMBOS))
+    x, w, filled = bucket_features(buckets, 2.0, ranges[None], num)
+    y = bucket_targets(buckets, ranges[None], shares[None], num)
+    m = [compatible_mass(ranges[1]), compatible_mass(ranges[0])]
+    live = np.flatnonzero(buckets >= 0)
+    for p in range(2):
+        mass = np.zeros(num)
+        rm = np.zeros(num)
+        top = np.zeros(num)
+        for h in live:
+            mass[buckets[h]] += ranges[p, h]
+            rm[buckets[h]] += ranges[p, h] * m[p][h]
+            top[buckets[h]] += ranges[p, h] * m[p][h] * shares[p, h]
+        assert np.allclose(x[0, p * num:(p + 1) * num], mass / mass.sum())
+        assert np.allclose(w[0, p * num:(p + 1) * num], rm / rm.sum())
+        got = y[0, p * num:(p + 1) * num]
+        assert np.allclose(got[rm > 0], (top / np.where(rm > 0, rm, 1))[rm > 0])
+    assert filled[0].sum() == len(set(buckets[live].tolist()))
+    assert x[0, -2] == pytest.approx(np.log(2.0) / np.log(30.0))
+    assert x[0, -1] == pytest.approx(1 / 3)
+
+
+def test_random_range_floors_every_live_combo_and_sums_to_one() -> None:
+    r = random_range(BOARD, np.random.default_rng(1))
+    live = river_buckets(BOARD) >= 0
+    assert r.sum() == pytest.approx(1.0)
+    assert (r[live] > 0).all() and (r[~live] == 0).all()
+    assert np.array_equal(r, random_range(BOARD, np.random.default_rng(1)))
+
+
+def test_solve_river_gives_the_known_share_of_a_lock() -> None:
+    # Aces full against kings full: OOP wins the whole pot whatever is bet; IP nothing.
+    aa = combo_index(*parse_cards("Ah Ac"))
+    kk = combo_index(*parse_cards("Kh Kc"))
+    ranges = np.zeros((2, NUM_COMBOS))
+    ranges[0, aa] = 1.0
+    ranges[1, kk] = 1.0
+    shares, expl, _ = solve_river(BOARD, 3.0, ranges, accuracy=0.1, max_iterations=200)
+    assert shares[0, aa] == pytest.approx(1.0, abs=2e-3)
+    assert shares[1, kk] == pytest.approx(0.0, abs=2e-3)
+    assert expl <= 0.1
+
+
+def test_generate_resumes_to_the_same_bytes(tmp_path: Path) -> None:
+    fast = {"seed": 4, "accuracy": 20.0, "max_iterations": 5, "chunk_size": 1}
+    generate(tmp_path / "a", RiverDataSettings(2, **fast))
+    generate(tmp_path / "b", RiverDataSettings(1, **fast))  # a run that stopped after one
+    generate(tmp_path / "b", RiverDataSettings(2, **fast))
+    a, _ = load_situations(tmp_path / "a")
+    b, _ = load_situations(tmp_path / "b")
+    for key in a:
+        assert np.array_equal(a[key], b[key], equal_nan=True), key
+    assert a["ranges"].shape == (2, 2, NUM_COMBOS)
+    with pytest.raises(ConfigError, match="holds river data made with"):
+        generate(tmp_path / "a", RiverDataSettings(2, seed=5, accuracy=20.0, max_iterations=5,
+                                                   chunk_size=1))
+
+
+class _Stub:
+    """A stand-in network: bucket ``b`` on any card has the share ``(b + 1) / 100``."""
+
+    abstraction = "default"
+
+    def __init__(self) -> None:
+        self.buckets = num_buckets()
+
+    def bucket_shares(self, x: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        row = (np.arange(self.buckets) + 1) / 100.0
+        return np.tile(np.concatenate([row, -row]), (x.shape[0], 1))
+
+
+def test_leaf_values_weigh_river_cards_per_pair_of_hands() -> None:
+    turn = tuple(parse_cards("As Kd 7h 2c"))
+    rng = np.random.default_rng(11)
+    reach = np.zeros((2, NUM_COMBOS))
+    for p in range(2):
+        idx = rng.choice(NUM_COMBOS, 25, replace=False)
+        reach[p, idx] = rng.random(25)
+    dead = set(turn)
+    for h in range(NUM_COMBOS):
+        if dead & set(COMBO_CARDS[h].tolist()):
+            reach[:, h] = 0.0
+    leaf = Leaf(node=0, line="x x", board=turn, pot=300.0, committed=0.0, stack=600.0,
+                combos=(np.flatnonzero(reach[0]), np.flatnonzero(reach[1])))
+    stub: Any = _Stub()
+    values = RiverLeafValues(stub, turn)
+    got = values(leaf, 0, (reach[0], reach[1]))
+    for h in np.flatnonzero(reach[0])[:10]:
+        mine = set(COMBO_CARDS[h].tolist())
+        top = bottom = 0.0
+        for c in range(52):
+            if c in dead or c in mine:
+                continue
+            b = river_buckets((*turn, c))[h]
+            for o in np.flatnonzero(reach[1]):
+                theirs = set(COMBO_CARDS[o].tolist())
+                if mine & theirs or c in theirs:
+                    continue
+                top += reach[1, o] * (b + 1) / 100.0
+                bottom += reach[1, o]
+        assert got[h] == pytest.approx(300.0 * top / bottom, rel=1e-10)
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("river")
+    generate(folder / "data", RiverDataSettings(6, seed=1, accuracy=20.0, max_iterations=5,
+                                                chunk_size=3))
+    situations, _ = load_situations(folder / "data")
+    out = folder / "river.npz"
+    train_river(situations, RiverTrainSettings(hidden=(16, 16), epochs=3, batch_size=2,
+                                               validation=0.34), out)
+    return out
+
+
+def test_trained_network_in_numpy_equals_torch_and_is_zero_sum(tiny_model: Path) -> None:
+    from checkraise.nn.io import load_into, load_model
+    from checkraise.nn.river_values import _network
+
+    function = RiverValueFunction(tiny_model)
+    header, arrays = load_model(tiny_model)
+    arch = header["architecture"]
+    net = _network(arch["input"], arch["hidden"], arch["output"])
+    load_into(net, arrays)
+    rng = np.random.default_rng(2)
+    ranges = np.stack([random_range(BOARD, rng), random_range(BOARD, rng)])
+    x, w, _ = bucket_features(river_buckets(BOARD), 1.5, ranges[None], function.buckets)
+    with torch.no_grad():
+        ours = net(torch.from_numpy(x.astype(np.float32)),
+                   torch.from_numpy(w.astype(np.float32))).numpy()
+    assert np.allclose(function.bucket_shares(x, w), ours, atol=1e-5)
+    shares = function.shares(BOARD, 1.5, ranges)
+    m = np.stack([compatible_mass(ranges[1]), compatible_mass(ranges[0])])
+    pairs = float((ranges[0] * m[0]).sum())
+    assert float((ranges * m * shares).sum()) == pytest.approx(pairs, rel=1e-9)
+
+
+def test_a_network_of_another_abstraction_size_is_refused(tmp_path: Path) -> None:
+    from checkraise.nn.io import ModelFileError, save_model
+
+    path = tmp_path / "bad.npz"
+    save_model(path, {"mlp.0.weight": np.zeros((2, 2)), "mlp.0.bias": np.zeros(2)},
+               {"hidden": [], "buckets": 7, "input": 16, "output": 14},
+               kind="holdem-river-cfv")
+    with pytest.raises(ModelFileError, match="7 buckets"):
+        RiverValueFunction(path)
