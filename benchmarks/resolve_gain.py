@@ -29,7 +29,7 @@ import numpy as np
 
 from checkraise.agents.resolve import ResolveAgent
 from checkraise.agents.subgame import (
-    RiverSubgame,
+    Subgame,
     blueprint_river,
     blueprint_rows_for,
     locked_solver,
@@ -40,7 +40,7 @@ CONFIG = TableConfig.nolimit(2, stacks=20000)
 VARIANTS = ("unsafe", "safe/cbv/resolve", "safe/cbv/maxmargin", "safe/blueprint/resolve")
 
 
-def expected_chips(sub: RiverSubgame, ranges: Any, me: int, readers: Any, ours: bool) -> float:
+def expected_chips(sub: Subgame, ranges: Any, me: int, readers: Any, ours: bool) -> float:
     """``me``'s expected chips in the subgame: his re-solved strategy (``ours``) or the
     blueprint's, against the blueprint bot."""
     start = sub.start
@@ -74,7 +74,7 @@ def deal_gains(deal: int, variants: list[str], iterations: int) -> dict[str, Any
             mode, _, rest = variant.partition("/")
             bound, _, gadget = rest.partition("/")
             gadget, _, warm = gadget.partition("+warm")
-            sub = RiverSubgame.solve(obs, ranges, me, mode, bot.readers, bound=bound or "cbv",
+            sub = Subgame.solve(obs, ranges, me, mode, bot.readers, bound=bound or "cbv",
                                      gadget=gadget or "resolve", accuracy=0.5,
                                      warm=int(warm) if warm else 0,
                                      max_iterations=iterations, max_seconds=1e9)

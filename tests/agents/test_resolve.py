@@ -17,7 +17,7 @@ from checkraise.agents.blueprint import BlueprintAgent
 from checkraise.agents.range_tracking import board_live, track_ranges
 from checkraise.agents.resolve import ResolveAgent
 from checkraise.agents.subgame import (
-    RiverSubgame,
+    Subgame,
     _labels_and_sizes,
     blueprint_river,
     locked_solver,
@@ -122,7 +122,7 @@ def test_blueprint_reading_agrees_with_its_action_probabilities() -> None:
                                    atol=1e-12)
 
 
-def _opponent_br_values(sub: RiverSubgame, ranges: tuple[np.ndarray, np.ndarray],
+def _opponent_br_values(sub: Subgame, ranges: tuple[np.ndarray, np.ndarray],
                         me: int) -> tuple[np.ndarray, np.ndarray]:
     """The opponent's best-response chips with each hand against ``sub``'s strategy
     for ``me`` (computed in a fresh solver of the same spot with no gadget), and how
@@ -160,7 +160,7 @@ def test_safe_resolving_never_gives_the_opponent_more_than_the_blueprint(seed: i
     bot = ResolveAgent(mode="safe", seed=seed)
     bot.begin_hand(me, CONFIG, hole, seed)
     ranges = bot.ranges(obs)
-    unsafe, safe = (RiverSubgame.solve(obs, ranges, me, mode, bot.readers, accuracy=0.2,
+    unsafe, safe = (Subgame.solve(obs, ranges, me, mode, bot.readers, accuracy=0.2,
                                        warm=warm, max_seconds=float("inf"))
                     for mode in ("unsafe", "safe"))
     bound = safe.gadget_values
@@ -193,7 +193,7 @@ def test_maxmargin_raises_the_smallest_margin_above_the_cfr_d_gadget() -> None:
     ranges = bot.ranges(obs)
     smallest = {}
     for gadget in ("resolve", "maxmargin"):
-        sub = RiverSubgame.solve(obs, ranges, me, "safe", bot.readers, gadget=gadget,
+        sub = Subgame.solve(obs, ranges, me, "safe", bot.readers, gadget=gadget,
                                  accuracy=0.2, max_iterations=400, max_seconds=float("inf"))
         margins = sub.solver.margins()
         # margins of hands the opponent holds with some weight
@@ -266,3 +266,88 @@ def test_bad_options_name_the_value() -> None:
         ResolveAgent(bound="exact")
     with pytest.raises(ConfigError, match="warm=-1"):
         ResolveAgent(warm=-1)
+
+
+def test_street_start_of_an_earlier_street_has_its_actions_only() -> None:
+    found = _river_observation(1)
+    assert found is not None
+    obs, _ = found
+    turn = street_start(obs, 2)
+    assert turn.board == obs.board[:4]
+    assert turn.actions == tuple((s, a) for s, rnd, a in obs.history if rnd == 2)
+    assert street_start(obs).actions == tuple((s, a) for s, rnd, a in obs.history if rnd == 3)
+    with pytest.raises(ConfigError, match="street 4"):
+        street_start(obs, 4)
+
+
+@pytest.fixture(scope="module")
+def river_network(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A tiny river value network (a few situations, a few epochs): enough to play by."""
+    from checkraise.nn.river_data import RiverDataSettings, generate, load_situations
+    from checkraise.nn.river_values import RiverTrainSettings, train_river
+
+    folder = tmp_path_factory.mktemp("river")
+    generate(folder / "data", RiverDataSettings(4, seed=2, accuracy=20.0, max_iterations=5,
+                                                chunk_size=2))
+    situations, _ = load_situations(folder / "data")
+    train_river(situations, RiverTrainSettings(hidden=(16,), epochs=2, batch_size=2,
+                                               validation=0.25), folder / "river.npz")
+    return str(folder / "river.npz")
+
+
+def _turn_observation(seed: int) -> tuple[Observation, tuple[int, ...]]:
+    """Blueprint against blueprint up to the first turn decision."""
+    bots = [BlueprintAgent(seed=seed), BlueprintAgent(seed=seed + 1)]
+    for s in range(100):
+        state = State(CONFIG, seed=seed + s)
+        for p in range(2):
+            bots[p].begin_hand(p, CONFIG, state.hole_cards[p], seed + s)
+        while not state.is_terminal and state.round < 2:
+            p = state.current_player
+            assert p is not None
+            state.step(bots[p].act(state.observation(p)))
+        if not state.is_terminal and state.current_player is not None:
+            p = state.current_player
+            return state.observation(p), state.hole_cards[p]
+    raise AssertionError("no turn reached")
+
+
+def test_depth_limited_turn_subgame_ranges_follow_its_strategies(river_network: str) -> None:
+    obs, hole = _turn_observation(21)
+    bot = ResolveAgent(mode="depth", values=river_network, seed=4, seconds=1, accuracy=5)
+    bot.begin_hand(obs.seat, CONFIG, hole, 21)
+    answer = bot.act(obs)
+    sub = bot._subgame
+    assert sub is not None and sub.solver.leaf_values is not None
+    assert sub.solver.tree.kind.tolist().count(4) > 0  # leaves where the turn ends
+    # ranges after our answer: those before it times our strategy's column, by hand
+    line, *_ = _labels_and_sizes(street_start(obs))
+    names, rows = sub.strategy(line, None)
+    label = next(n for n in names if _label_action_of(n, sub, obs) == answer)
+    start = sub.ranges_after(line)
+    after = sub.ranges_after([*line, label])
+    me = obs.seat
+    k = names.index(label)
+    np.testing.assert_allclose(after[me], start[me] * rows[:, k], rtol=1e-12, atol=0)
+    np.testing.assert_array_equal(after[1 - me], start[1 - me])
+
+
+def _label_action_of(name: str, sub: Subgame, obs: Observation) -> Action:
+    from checkraise.agents.subgame import _label_action
+
+    return _label_action(name, sub.start.base[obs.seat], obs)
+
+
+def test_depth_mode_plays_legally_on_the_turn_and_river(river_network: str) -> None:
+    result = play_match(f"resolve:mode=depth,values={river_network},seconds=0.5,accuracy=5",
+                        "random:pfold=0.02,praise=0.3", hands=10, seed=5, workers=1)
+    assert len(result.deal_chips) == 10
+
+
+def test_a_turn_subgame_needs_leaf_values_and_the_unsafe_mode() -> None:
+    obs, _ = _turn_observation(21)
+    ranges = (np.ones(NUM_COMBOS), np.ones(NUM_COMBOS))
+    with pytest.raises(ConfigError, match="needs leaf values"):
+        Subgame.solve(obs, ranges, obs.seat, "unsafe")
+    with pytest.raises(ConfigError, match="depth-limited subgames are unsafe"):
+        Subgame.solve(obs, ranges, obs.seat, "safe", leaf_values=lambda *a: None)

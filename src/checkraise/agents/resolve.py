@@ -1,15 +1,24 @@
-"""The ``resolve`` bot: the blueprint, with the river re-solved during play.
+"""The ``resolve`` bot: the blueprint, with the river (and the turn) re-solved during play.
 
-Preflop, flop and turn it plays its blueprint (:class:`~checkraise.agents.blueprint.
-BlueprintAgent`). On the river it re-solves: both players' ranges at the start of the
-river are tracked by Bayes from the blueprint's probability of every action for every
-hand (:mod:`checkraise.agents.range_tracking`; an opponent's off-tree size is read by
-the blueprint's action translation there), and the river is solved on exact cards by
+Preflop and flop it plays its blueprint (:class:`~checkraise.agents.blueprint.
+BlueprintAgent`), and the turn too unless ``mode=depth``. On the river it re-solves:
+both players' ranges at the start of the river are tracked by Bayes from the
+blueprint's probability of every action for every hand
+(:mod:`checkraise.agents.range_tracking`; an opponent's off-tree size is read by the
+blueprint's action translation there), and the river is solved on exact cards by
 the spot solver with finer sizes than the blueprint's plus every size already used on
-this river (:mod:`checkraise.agents.subgame`). Each of the bot's river decisions
-re-solves only when the river's line has left the last subgame's tree.
+this river (:mod:`checkraise.agents.subgame`). Each of the bot's decisions re-solves
+only when the street's line has left the last subgame's tree.
 
-Options: ``mode`` (``unsafe`` or ``safe``; see :mod:`checkraise.agents.subgame`),
+``mode=depth`` re-solves the turn too, depth-limited (Moravcik et al. 2017; Brown,
+Sandholm & Amos 2018): the subgame ends with the turn's betting and a river value
+network (:class:`~checkraise.nn.river_values.RiverLeafValues`, option ``values``)
+values its leaves; on the river both ranges are then tracked through the turn by the
+turn subgame's own strategies (ours as we played them, his as the subgame assumed),
+and the river is re-solved unsafe.
+
+Options: ``mode`` (``unsafe``, ``safe`` or ``depth``; see :mod:`checkraise.agents.subgame`),
+``values`` (with ``depth``: the river network, ``default`` or a path),
 ``file`` (the blueprint), ``seconds`` (time budget per re-solve, default 5),
 ``accuracy`` (stop at this exploitability, % of the pot; default 0.5), ``iterations``
 (at most this many per re-solve; default 2,000).
@@ -30,8 +39,7 @@ from checkraise.agents.range_tracking import track_ranges
 from checkraise.agents.subgame import (
     BOUNDS,
     GADGETS,
-    MODES,
-    RiverSubgame,
+    Subgame,
     _label_action,
     _labels_and_sizes,
     street_start,
@@ -43,7 +51,10 @@ if TYPE_CHECKING:
     from checkraise.agents.probabilities import HandActionProbabilities
     from checkraise.engine import Action, Observation, TableConfig
 
-__all__ = ["ResolveAgent"]
+__all__ = ["AGENT_MODES", "ResolveAgent"]
+
+#: ``unsafe`` and ``safe`` re-solve the river; ``depth`` the turn (depth-limited) and the river.
+AGENT_MODES = ("unsafe", "safe", "depth")
 
 
 class ResolveAgent(BaseAgent):
@@ -52,7 +63,10 @@ class ResolveAgent(BaseAgent):
     Parameters
     ----------
     mode : str
-        ``safe`` (default) or ``unsafe``.
+        ``safe`` (default), ``unsafe`` or ``depth`` (see the module docstring).
+    values : str
+        With ``depth``: the river value network of the turn's leaves (``default``, the
+        packaged one, or a path).
     bound : str
         With ``safe``, the opponent's alternative value per hand: ``cbv`` (his
         best-response value against the blueprint: sound) or ``blueprint`` (his value
@@ -82,13 +96,13 @@ class ResolveAgent(BaseAgent):
     """
 
     def __init__(self, *, mode: str = "safe", bound: str = "cbv", gadget: str = "resolve",
-                 warm: int = 200, file: str = "small",
+                 warm: int = 200, file: str = "small", values: str = "default",
                  seconds: float = 5.0,
                  accuracy: float = 0.5, iterations: int = 2000,
                  seed: int | None = None) -> None:
         super().__init__(seed=seed)
-        if mode not in MODES:
-            raise ConfigError(f"mode={mode!r}; expected one of {one_of(MODES)}")
+        if mode not in AGENT_MODES:
+            raise ConfigError(f"mode={mode!r}; expected one of {one_of(AGENT_MODES)}")
         if not seconds > 0:
             raise ConfigError(f"seconds={seconds!r}; expected a time budget > 0")
         if not accuracy > 0:
@@ -117,7 +131,13 @@ class ResolveAgent(BaseAgent):
         self.decisions: list[dict[str, Any]] = []
         self._seat = 0
         self._combo = 0
-        self._subgame: RiverSubgame | None = None
+        self._subgame: Subgame | None = None
+        self._turn: Subgame | None = None  # the last turn subgame (mode depth)
+        self.network: Any = None
+        if mode == "depth":
+            from checkraise.nn.river_values import RiverValueFunction
+
+            self.network = RiverValueFunction(values)
 
     def begin_hand(self, seat: int, config: TableConfig, hole_cards: tuple[int, ...],
                    hand_number: int) -> None:
@@ -127,6 +147,7 @@ class ResolveAgent(BaseAgent):
         self._seat = seat
         self._combo = combo_index(*hole_cards)
         self._subgame = None
+        self._turn = None
 
     def ranges(self, observation: Observation) -> tuple[Any, Any]:
         """Both seats' ranges at the start of the current street."""
@@ -135,7 +156,13 @@ class ResolveAgent(BaseAgent):
         def likelihood(obs: Observation, index: int, action: Action) -> Any:
             return self.readers[obs.seat].read_probabilities(obs, action)
 
-        w0, w1 = track_ranges(observation, likelihood, upto=start)
+        turn = self._turn
+        labels, *_ = _labels_and_sizes(street_start(observation, 2)) if turn else ([],)
+        if observation.round == 3 and turn is not None and turn.fits(labels):
+            # Through the turn by the turn subgame's strategies, as both were played.
+            w0, w1 = turn.ranges_after(labels)
+        else:
+            w0, w1 = track_ranges(observation, likelihood, upto=start)
         mine = (w0, w1)[self._seat]
         if mine[self._combo] <= 0.0:
             # the blueprint gives our own line no weight with our hand (a translation
@@ -143,33 +170,48 @@ class ResolveAgent(BaseAgent):
             mine[self._combo] = 1e-6 * max(float(mine.max()), 1e-12)
         return w0, w1
 
-    def _river(self, observation: Observation) -> tuple[RiverSubgame, list[str], bool]:
-        """The subgame of this river (re-solved when the line has left the last one's
-        tree), the river's labels so far, and whether it was solved now."""
+    def _resolves(self, observation: Observation) -> bool:
+        """Whether this street is re-solved (else the blueprint plays it)."""
+        return observation.round == 3 or (observation.round == 2 and self.mode == "depth")
+
+    def _street(self, observation: Observation) -> tuple[Subgame, list[str], bool]:
+        """The subgame of this street (re-solved when the line has left the last one's
+        tree), the street's labels so far, and whether it was solved now."""
         labels, *_ = _labels_and_sizes(street_start(observation))
-        if self._subgame is not None and self._subgame.fits(labels):
-            return self._subgame, labels, False
-        self._subgame = RiverSubgame.solve(
-            observation, self.ranges(observation), self._seat, self.mode,
+        sub = self._subgame
+        if sub is not None and sub.start.board == observation.board and sub.fits(labels):
+            return sub, labels, False
+        turn = observation.round == 2
+        leaves = None
+        if turn:
+            from checkraise.nn.river_values import RiverLeafValues
+
+            leaves = RiverLeafValues(self.network, observation.board)
+        mode = "unsafe" if self.mode == "depth" else self.mode
+        self._subgame = Subgame.solve(
+            observation, self.ranges(observation), self._seat, mode,
             self.readers, bound=self.bound, gadget=self.gadget, warm=self.warm,
             accuracy=self.accuracy,
-            max_seconds=self.seconds, max_iterations=self.iterations,
+            max_seconds=self.seconds, max_iterations=self.iterations, leaf_values=leaves,
         )
+        if turn:
+            self._turn = self._subgame
         return self._subgame, labels, True
 
     def act(self, observation: Observation) -> Action:
-        if observation.round < 3:
+        if not self._resolves(observation):
             return self.player.act(observation)
         import time
 
         started = time.perf_counter()
-        sub, labels, solved = self._river(observation)
+        sub, labels, solved = self._street(observation)
         names, row = sub.strategy(labels, self._combo)
         p = np.maximum(row[0], 0.0)
         p = p / p.sum() if p.sum() > 0 else np.full(p.shape, 1.0 / p.size)
         label = names[int(self.rng.choice(len(names), p=p))]
         self.decisions.append({
             "seconds": time.perf_counter() - started, "solved": solved,
+            "street": observation.round,
             "iterations": sub.solver.iteration, "exploitability": sub.exploitability,
         })
         return _label_action(label, sub.start.base[self._seat], observation)
@@ -183,9 +225,9 @@ class ResolveAgent(BaseAgent):
             live_combos,
         )
 
-        if observation.round < 3:
+        if not self._resolves(observation):
             return self.player.action_probabilities(observation)
-        sub, labels, _ = self._river(observation)
+        sub, labels, _ = self._street(observation)
         names, rows = sub.strategy(labels)
         real = [_label_action(n, sub.start.base[self._seat], observation) for n in names]
         actions = tuple(sorted(set(real), key=action_order))
@@ -203,5 +245,6 @@ class ResolveAgent(BaseAgent):
             probs[empty, actions.index(Action.call())] = 1.0
         probs[~live] = 0.0
         probs[live] /= probs[live].sum(axis=1, keepdims=True)
+        street = "turn" if observation.round == 2 else "river"
         return HandActionProbabilities(actions, probs, exact=True,
-                                       note=f"{self.mode} re-solved river subgame")
+                                       note=f"{self.mode} re-solved {street} subgame")

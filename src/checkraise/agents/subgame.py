@@ -40,9 +40,11 @@ if TYPE_CHECKING:
     from checkraise.agents.blueprint import BlueprintAgent
     from checkraise.engine import Action, Observation, State, TableConfig
     from checkraise.solvers.spot import SpotSolver
+    from checkraise.solvers.spot.solver import LeafValues
     from checkraise.solvers.spot.tree import SpotTree
 
-__all__ = ["BOUNDS", "GADGETS", "MODES", "SUBGAME_SIZES", "RiverSubgame", "StreetStart",
+__all__ = ["BOUNDS", "GADGETS", "MODES", "SUBGAME_SIZES", "TURN_SIZES", "StreetStart",
+           "Subgame",
            "blueprint_river", "blueprint_rows_for", "locked_solver", "street_start"]
 
 FloatArray = npt.NDArray[np.float64]
@@ -53,7 +55,11 @@ GADGETS = ("resolve", "maxmargin")
 #: Bet sizes (% of the pot) and raise sizes (% of the pot after calling) of a subgame,
 #: both players; the blueprint's river has bets 50/100/250 and raises 100.
 SUBGAME_SIZES = {"bet": (33.0, 50.0, 75.0, 100.0, 150.0, 250.0), "raise": (60.0, 100.0)}
+#: Sizes of a depth-limited turn subgame: fewer than the river's, since every line that
+#: ends the turn is a leaf the value function is asked about at every iteration.
+TURN_SIZES = {"bet": (50.0, 100.0), "raise": (100.0,)}
 RAISE_CAP = 3
+TURN_RAISE_CAP = 2
 
 
 @dataclass(frozen=True)
@@ -69,15 +75,20 @@ class StreetStart:
     actions: tuple[tuple[int, Action], ...]  # (seat, action) on this street so far
 
 
-def street_start(observation: Observation) -> StreetStart:
-    """Replay ``observation``'s history up to the first action of its current street."""
+def street_start(observation: Observation, street: int | None = None) -> StreetStart:
+    """Replay ``observation``'s history up to the first action of its current street (or
+    of an earlier ``street``), with the actions of that street."""
     from checkraise.engine import State
 
+    street = observation.round if street is None else street
+    if not 0 <= street <= observation.round:
+        raise ConfigError(f"street {street!r}; expected 0..{observation.round} for this hand")
     cfg = observation.config
-    state = State(cfg, hole_cards=[None, None], board=observation.board, seed=0)
+    board = tuple(observation.board[: street + 2 if street else 0])
+    state = State(cfg, hole_cards=[None, None], board=board, seed=0)
     history = observation.history
     i = 0
-    while i < len(history) and history[i][1] < observation.round:
+    while i < len(history) and history[i][1] < street:
         state.step(history[i][2])
         i += 1
     start = state.copy()
@@ -86,8 +97,8 @@ def street_start(observation: Observation) -> StreetStart:
     base = (contrib[0] - antes[0], contrib[1] - antes[1])
     stack = min(cfg.stacks[s] - contrib[s] for s in range(2))
     oop = 1 - cfg.button
-    actions = tuple((seat, action) for seat, _rnd, action in history[i:])
-    return StreetStart(start, observation.board, int(sum(contrib)), base, int(stack), oop, actions)
+    actions = tuple((seat, action) for seat, rnd, action in history[i:] if rnd == street)
+    return StreetStart(start, board, int(sum(contrib)), base, int(stack), oop, actions)
 
 
 def blueprint_river(deal: int, config: TableConfig | None = None,
@@ -161,8 +172,12 @@ def _label_action(label: str, base: int, observation: Observation) -> Action:
 
 
 @dataclass
-class RiverSubgame:
-    """One river subgame of one hand: the re-solved strategies and how it was made.
+class Subgame:
+    """One street's subgame of one hand: the re-solved strategies and how it was made.
+
+    A river subgame runs to the end of the hand; a turn subgame is depth-limited: it
+    ends where the turn's betting does, and ``leaf_values`` (a river value network's
+    :class:`~checkraise.nn.river_values.RiverLeafValues`) values the rest.
 
     Build it with :meth:`solve`; :meth:`strategy` gives an actor's strategy at a line.
     """
@@ -192,8 +207,14 @@ class RiverSubgame:
         accuracy: float = 0.5,
         max_seconds: float = 5.0,
         max_iterations: int = 2000,
-    ) -> RiverSubgame:
-        """Re-solve the river of ``observation`` for ``me`` (an engine seat).
+        leaf_values: LeafValues | None = None,
+    ) -> Subgame:
+        """Re-solve the street of ``observation`` for ``me`` (an engine seat).
+
+        On the river the subgame runs to the end of the hand. On the turn it needs
+        ``leaf_values`` and ends with the turn's betting (depth-limited solving, only
+        ``unsafe``: the safe gadget's bounds would need the blueprint's values of the
+        turn and river).
 
         ``ranges`` are both engine seats' weights at the start of the river. ``safe``
         needs ``readers``: a :class:`BlueprintAgent` per engine seat, sitting in that
@@ -215,14 +236,22 @@ class RiverSubgame:
             raise ConfigError(f"bound={bound!r}; expected one of {one_of(BOUNDS)}")
         if gadget not in GADGETS:
             raise ConfigError(f"gadget={gadget!r}; expected one of {one_of(GADGETS)}")
-        if observation.round != 3:
+        street = observation.round
+        if street == 2 and leaf_values is None:
+            raise ConfigError("a turn subgame is depth-limited: it needs leaf values")
+        if street == 2 and mode != "unsafe":
+            raise ConfigError(f"mode={mode!r} on the turn; depth-limited subgames are unsafe")
+        if street not in (2, 3) or (street == 3 and leaf_values is not None):
             raise ConfigError(
-                f"a river subgame needs a river observation; got round {observation.round}"
+                f"a subgame needs a river observation, or a turn one with leaf values; "
+                f"got round {street}"
             )
         started = time.perf_counter()
         start = street_start(observation)
         labels, bets, raises, raised = _labels_and_sizes(start)
-        spot = _spot(start, bets, raises, max(RAISE_CAP, raised), sizes or SUBGAME_SIZES)
+        default = SUBGAME_SIZES if street == 3 else TURN_SIZES
+        cap = RAISE_CAP if street == 3 else TURN_RAISE_CAP
+        spot = _spot(start, bets, raises, max(cap, raised), sizes or default, street)
         oop = start.oop_seat
         reach = (np.asarray(ranges[oop], np.float64), np.asarray(ranges[1 - oop], np.float64))
         mine = 0 if me == oop else 1
@@ -234,7 +263,8 @@ class RiverSubgame:
                 raise ConfigError("safe re-solving needs the blueprint agents of both seats")
             values, cbv = _blueprint_values(spot, reach, mine, start, readers, bound)
             bounds = Gadget(1 - mine, values, maxmargin=gadget == "maxmargin")
-        solver = SpotSolver(spot, reach=reach, gadget=bounds, precision="float32")
+        solver = SpotSolver(spot, reach=reach, gadget=bounds, precision="float32",
+                            leaf_values=leaf_values)
         if warm and bounds is not None:
             # Iterate without the gadget first and keep only the regrets: CFR then
             # starts the gadget's game from the unsafe solution and settles, among the
@@ -271,6 +301,23 @@ class RiverSubgame:
             return names, out
         return names, out[combo][None, :]
 
+    def ranges_after(self, labels: list[str]) -> tuple[FloatArray, FloatArray]:
+        """Both engine seats' ranges (1,326 weights) after ``labels`` of this street: the
+        subgame's starting ranges times each actor's average strategy along the line."""
+        solver = self.solver
+        reach = [np.zeros(NUM_COMBOS), np.zeros(NUM_COMBOS)]
+        for p in range(2):
+            reach[p][solver.combos[p]] = solver.initial_reach[p]
+        for k, label in enumerate(labels):
+            line = " ".join(labels[:k])
+            names, rows = solver.strategy_at(line)
+            if label not in names:
+                raise ConfigError(f"line {' '.join(labels)!r} leaves the subgame at {label!r}")
+            actor = int(solver.tree.player[solver.tree.find(line)])
+            reach[actor][solver.combos[actor]] *= rows[:, names.index(label)]
+        oop = self.start.oop_seat
+        return (reach[0], reach[1]) if oop == 0 else (reach[1], reach[0])
+
     def fits(self, labels: list[str]) -> bool:
         """Whether the tree holds this line of the street's actions."""
         try:
@@ -293,12 +340,12 @@ def _iterate(solver: SpotSolver, iterations: int, seconds: float) -> None:
 
 
 def _spot(start: StreetStart, bets: list[list[float]], raises: list[list[float]], cap: int,
-          sizes: dict[str, tuple[float, ...]]) -> Any:
+          sizes: dict[str, tuple[float, ...]], street: int = 3) -> Any:
     from checkraise.cards import format_cards
     from checkraise.solvers.spot import Spot
     from checkraise.solvers.spot.config import BetSizes
 
-    river = tuple(
+    here = tuple(
         BetSizes(bet=tuple(sizes["bet"]) + tuple(bets[p]),
                  raise_=tuple(sizes["raise"]) + tuple(raises[p]), allin=True)
         for p in range(2)
@@ -310,7 +357,9 @@ def _spot(start: StreetStart, bets: list[list[float]], raises: list[list[float]]
     })
     from dataclasses import replace
 
-    return replace(spot, sizes=(spot.sizes[0], spot.sizes[1], (river[0], river[1])))
+    per_street = list(spot.sizes)
+    per_street[street - 1] = (here[0], here[1])  # sizes are per street: flop, turn, river
+    return replace(spot, sizes=tuple(per_street))
 
 
 RowsFor = Callable[["SpotTree", int, list[str], int, "State"], "FloatArray | None"]
