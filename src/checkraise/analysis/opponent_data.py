@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -32,18 +32,13 @@ import numpy.typing as npt
 
 from checkraise.agents.base import Agent, call_begin_hand, call_end_hand, make_agent
 from checkraise.analysis.opponent_baselines import Features
-from checkraise.engine import Action, ActionEvent, ActionKind, State, TableConfig
+from checkraise.analysis.opponent_hands import DecisionRecorder, build_chunk
+from checkraise.engine import Action, State, TableConfig
 from checkraise.engine.observation import Observation
 from checkraise.errors import ConfigError, FormatError
 from checkraise.histories.record import HandRecord
-from checkraise.histories.replay import replay
-from checkraise.nn.action_classes import ACTION_CLASSES, action_class, representative
-from checkraise.nn.opponent_planes import (
-    ACTION_COLUMNS,
-    NUM_SCALARS,
-    encode_batch,
-    scalars_of,
-)
+from checkraise.nn.action_classes import ACTION_CLASSES
+from checkraise.nn.opponent_planes import encode_batch
 
 __all__ = [
     "DEFAULT_POOL", "DEFAULT_WEIGHTS", "DecisionSet", "GenerationConfig", "check_folder",
@@ -109,12 +104,27 @@ def chunk_path(folder: Path, index: int) -> Path:
     return folder / f"chunk_{index:05d}.npz"
 
 
-def _mask(obs: Any) -> int:
-    return sum(1 << k for k in range(len(ACTION_CLASSES)) if representative(obs, k) is not None)
-
-
 def generate_chunk(cfg: GenerationConfig, index: int) -> dict[str, npt.NDArray[Any]]:
     """Play chunk ``index``'s hands; its arrays (deterministic in ``cfg.seed`` and ``index``)."""
+    rec = DecisionRecorder()
+    hands_bots = []
+    for bots, _ in _play_chunk(cfg, index, rec.decision):
+        hands_bots.append(bots)
+        rec.end_hand()
+    arrays = rec.arrays()
+    arrays["hand_bots"] = np.asarray(hands_bots, np.int16).reshape(-1, 2)
+    return arrays
+
+
+def _play_chunk(
+    cfg: GenerationConfig,
+    index: int,
+    on_decision: Callable[[int, Observation, Action, int, int], None] | None = None,
+) -> Iterator[tuple[tuple[int, int], State]]:
+    """Play chunk ``index``'s hands: per hand, the pool indices seated and the final state.
+
+    ``on_decision(hand, observation, action, bot, opponent)`` sees every decision.
+    """
     ss = np.random.SeedSequence(cfg.seed, spawn_key=(index,))
     rng = np.random.default_rng(ss)
     agent_seeds = ss.spawn(2 * len(cfg.pool))
@@ -126,13 +136,11 @@ def generate_chunk(cfg: GenerationConfig, index: int) -> dict[str, npt.NDArray[A
     table = cfg.table()
     p = np.asarray(cfg.weights, dtype=np.float64)
     p /= p.sum()
-    rec = _Recorder()
-    hands_bots = []
     for h in range(cfg.hands_per_chunk):
-        bots = rng.choice(len(cfg.pool), size=2, replace=True, p=p)
+        drawn = rng.choice(len(cfg.pool), size=2, replace=True, p=p)
         deck = [int(c) for c in rng.permutation(52)]
-        hands_bots.append(bots)
-        seated = [agents[int(bots[s])][s] for s in range(2)]
+        bots = (int(drawn[0]), int(drawn[1]))
+        seated = [agents[bots[s]][s] for s in range(2)]
         state = State(table, deck=deck)
         for s, agent in enumerate(seated):
             call_begin_hand(agent, s, table, tuple(state.hole_cards[s]),
@@ -142,75 +150,13 @@ def generate_chunk(cfg: GenerationConfig, index: int) -> dict[str, npt.NDArray[A
             assert actor is not None
             obs = state.observation(actor)
             action = seated[actor].act(obs)
-            rec.decision(h, obs, action, int(bots[actor]), int(bots[1 - actor]))
+            if on_decision is not None:
+                on_decision(h, obs, action, bots[actor], bots[1 - actor])
             state.step(action)
         payoffs = tuple(state.payoffs())
         for s, agent in enumerate(seated):
             call_end_hand(agent, state.observation(s), payoffs)
-        rec.end_hand()
-    arrays = rec.arrays()
-    arrays["hand_bots"] = np.asarray(hands_bots, np.int16).reshape(-1, 2)
-    return arrays
-
-
-class _Recorder:
-    """Collects decisions hand by hand into the arrays of a chunk."""
-
-    def __init__(self) -> None:
-        self.cols: dict[str, list[Any]] = {k: [] for k in (
-            "hand", "seat", "round", "nprev", "label", "mask", "bot", "opp", "hole", "board",
-            "scalars")}
-        self.acts: list[tuple[int, ...]] = []
-        self.offsets = [0]
-        self.n = 0
-
-    def decision(self, hand: int, obs: Observation, action: Action, bot: int, opp: int) -> None:
-        """Record ``action`` taken at ``obs`` by bot ``bot`` against ``opp``."""
-        legal = obs.legal
-        assert legal is not None
-        actor = obs.seat
-        cls = action_class(obs, action)
-        chips = (0 if action.kind is ActionKind.FOLD else legal.call_amount
-                 if action.kind is ActionKind.CHECK_CALL
-                 else action.amount - obs.contributions[actor])
-        cols = self.cols
-        cols["hand"].append(hand)
-        cols["seat"].append(actor)
-        cols["round"].append(obs.round)
-        cols["nprev"].append(self.n)
-        cols["label"].append(cls)
-        cols["mask"].append(_mask(obs))
-        cols["bot"].append(bot)
-        cols["opp"].append(opp)
-        cols["hole"].append(obs.hole_cards)
-        cols["board"].append(tuple(obs.board) + (255,) * (5 - len(obs.board)))
-        cols["scalars"].append(scalars_of(obs))
-        self.acts.append((obs.round, actor, cls, chips, obs.pot, obs.stacks[actor]))
-        self.n += 1
-
-    def end_hand(self) -> None:
-        """Close the current hand."""
-        self.offsets.append(self.offsets[-1] + self.n)
-        self.n = 0
-
-    def arrays(self) -> dict[str, npt.NDArray[Any]]:
-        """The chunk's arrays."""
-        cols = self.cols
-        return {
-            "hand": np.asarray(cols["hand"], np.int32),
-            "seat": np.asarray(cols["seat"], np.int8),
-            "round": np.asarray(cols["round"], np.int8),
-            "nprev": np.asarray(cols["nprev"], np.int32),
-            "label": np.asarray(cols["label"], np.int8),
-            "mask": np.asarray(cols["mask"], np.uint8),
-            "bot": np.asarray(cols["bot"], np.int16),
-            "opp": np.asarray(cols["opp"], np.int16),
-            "hole": np.asarray(cols["hole"], np.uint8).reshape(-1, 2),
-            "board": np.asarray(cols["board"], np.uint8).reshape(-1, 5),
-            "scalars": np.asarray(cols["scalars"], np.float32).reshape(-1, NUM_SCALARS),
-            "actions": np.asarray(self.acts, np.int32).reshape(-1, len(ACTION_COLUMNS)),
-            "offsets": np.asarray(self.offsets, np.int64),
-        }
+        yield bots, state
 
 
 def _write_atomic(path: Path, arrays: dict[str, npt.NDArray[Any]]) -> None:
@@ -374,45 +320,23 @@ def _decision_set(names: tuple[str, ...], start: int,
     )
 
 
-def decisions_from_hands(hands: Sequence[HandRecord]) -> tuple[DecisionSet, int]:
+def decisions_from_hands(hands: Iterable[HandRecord]) -> tuple[DecisionSet, int]:
     """The decisions of the heads-up ``hands`` (hand histories), and how many hands were skipped.
 
-    Each hand is replayed through the engine (:func:`checkraise.histories.replay.replay`,
-    which checks it), then played again action by action to read each decision's
-    observation. Players are named as in the histories. Hands of other sizes, or with
-    starting stacks other than the first heads-up hand's, are skipped.
+    Each hand goes through :func:`checkraise.analysis.opponent_hands.build_chunk` (replayed
+    through the engine, which checks it, then read decision by decision). Players are
+    named as in the histories. Hands the planes cannot hold are skipped
+    (:func:`~checkraise.analysis.opponent_hands.skip_reason`): other sizes than heads-up,
+    limit betting, starting stacks other than the first usable hand's, unknown hole cards.
     """
-    rec = _Recorder()
-    names: list[str] = []
-    start: int | None = None
-    skipped = 0
-    h = 0
-    for hand in hands:
-        final = replay(hand)
-        cfg = final.config
-        if cfg.num_players != 2 or len(set(cfg.stacks)) != 1 or (
-                start is not None and cfg.stacks[0] != start):
-            skipped += 1
-            continue
-        start = cfg.stacks[0]
-        ids = []
-        for seat in hand.seats:
-            if seat.name not in names:
-                names.append(seat.name)
-            ids.append(names.index(seat.name))
-        state = State(cfg, hole_cards=final.hole_cards, board=final.board, seed=0)
-        for event in final.history:
-            if not isinstance(event, ActionEvent):
-                continue
-            obs = state.observation(event.seat)
-            rec.decision(h, obs, event.action, ids[event.seat], ids[1 - event.seat])
-            state.step(event.action)
-        rec.end_hand()
-        h += 1
-    if start is None:
-        raise FormatError(f"none of {len(hands)} hands is heads-up with equal stacks: "
-                          "expected heads-up hand histories")
-    return _decision_set(tuple(names), start, [rec.arrays()]), skipped
+    players: dict[str, int] = {}
+    chunk = build_chunk(hands, players)
+    skipped = sum(chunk.skipped.values())
+    if chunk.start is None:
+        raise FormatError(f"none of {skipped} hands is heads-up no-limit with equal stacks and "
+                          "known hole cards: expected heads-up hand histories")
+    return _decision_set(tuple(players), chunk.start, [chunk.arrays]), skipped
+
 
 def features_of(ds: DecisionSet) -> Features:
     """What the baselines see of each decision (a baselines ``Features``).
