@@ -20,8 +20,10 @@ and :meth:`DecisionSet.planes` encodes a batch with
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -32,18 +34,26 @@ import numpy.typing as npt
 
 from checkraise.agents.base import Agent, call_begin_hand, call_end_hand, make_agent
 from checkraise.analysis.opponent_baselines import Features
-from checkraise.analysis.opponent_hands import DecisionRecorder, build_chunk
+from checkraise.analysis.opponent_hands import (
+    DecisionRecorder,
+    build_chunk,
+    played_record,
+    stored_hand_ids,
+    stored_hands,
+)
+from checkraise.arena.table import log_names
 from checkraise.engine import Action, State, TableConfig
 from checkraise.engine.observation import Observation
 from checkraise.errors import ConfigError, FormatError
+from checkraise.histories.database import insert_hands
 from checkraise.histories.record import HandRecord
 from checkraise.nn.action_classes import ACTION_CLASSES
 from checkraise.nn.opponent_planes import encode_batch
 
 __all__ = [
     "DEFAULT_POOL", "DEFAULT_WEIGHTS", "DecisionSet", "GenerationConfig", "check_folder",
-    "chunk_path", "decisions_from_hands", "features_of", "generate", "generate_chunk",
-    "load_decisions",
+    "chunk_path", "chunk_through_database", "decisions_from_hands", "features_of", "generate",
+    "generate_chunk", "load_decisions", "missing_chunks",
 ]
 
 #: Bots whose decisions make up the data, as agent specs (their names in the data).
@@ -98,6 +108,27 @@ class GenerationConfig:
         """The manifest's content."""
         return {"format": _FORMAT, **asdict(self)}
 
+    def player_names(self) -> tuple[str, ...]:
+        """The pool's bots as hand histories name them (``:|,;`` and blanks become ``_``)."""
+        names = tuple(log_names(self.pool))
+        if len(set(names)) != len(names):
+            raise ConfigError(f"pool {', '.join(self.pool)} gives the player names "
+                              f"{', '.join(names)}: expected distinct names")
+        return names
+
+    def match_name(self) -> str:
+        """The table name of the hands in a hand database: one per setting but the chunk count."""
+        settings = {k: v for k, v in asdict(self).items() if k != "chunks"}
+        digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()
+        return f"opponent-{digest[:12]}"
+
+    def hand_keys(self, index: int) -> list[tuple[str, str]]:
+        """The hand-database keys ``(site, hand_id)`` of chunk ``index``'s hands, in play order."""
+        first = index * self.hands_per_chunk
+        match = self.match_name()
+        return [("acpc", f"{match}.{self.seed}.{first + h}")
+                for h in range(self.hands_per_chunk)]
+
 
 def chunk_path(folder: Path, index: int) -> Path:
     """Where chunk ``index`` of a data folder lives."""
@@ -114,6 +145,36 @@ def generate_chunk(cfg: GenerationConfig, index: int) -> dict[str, npt.NDArray[A
     arrays = rec.arrays()
     arrays["hand_bots"] = np.asarray(hands_bots, np.int16).reshape(-1, 2)
     return arrays
+
+
+def chunk_through_database(
+    cfg: GenerationConfig, index: int, db: sqlite3.Connection
+) -> dict[str, npt.NDArray[Any]]:
+    """Chunk ``index``'s arrays by way of the hand database ``db`` (same arrays as generate_chunk).
+
+    The hands are played, stored as hand histories (the engine's ACPC ``STATE`` line
+    read as a record; hands already stored are kept), read back, checked to be the
+    hands just played, and replayed into decisions
+    (:func:`checkraise.analysis.opponent_hands.build_chunk`).
+    """
+    names = cfg.player_names()
+    first = index * cfg.hands_per_chunk
+    played = [
+        played_record(state, [names[b] for b in bots], first + h, match=cfg.match_name(),
+                      seed=str(cfg.seed), source=f"nn opponent generate, chunk {index}")
+        for h, (bots, state) in enumerate(_play_chunk(cfg, index))
+    ]
+    insert_hands(db, played)
+    stored = stored_hands(db, [hand.key for hand in played])
+    for mine, theirs in zip(played, stored, strict=True):
+        if mine != theirs:
+            raise ConfigError(f"the hand database holds hand {theirs.hand_id!r} other than "
+                              "the one played now: expected a database filled with these "
+                              "settings by this checkraise, or a new one")
+    players = {name: k for k, name in enumerate(names)}
+    chunk = build_chunk(stored, players, cfg.stack)
+    assert chunk.hands == len(stored) and len(players) == len(names), chunk.skipped
+    return chunk.arrays
 
 
 def _play_chunk(
@@ -190,25 +251,35 @@ def check_folder(folder: Path, cfg: GenerationConfig) -> None:
     tmp.replace(path)
 
 
+def missing_chunks(folder: str | Path, cfg: GenerationConfig,
+                   db: sqlite3.Connection | None = None) -> list[int]:
+    """The chunks of ``cfg`` that ``generate`` would write: not in ``folder`` or not in ``db``."""
+    out = Path(folder)
+    return [i for i in range(cfg.chunks) if not chunk_path(out, i).exists() or (
+        db is not None and len(stored_hand_ids(db, cfg.hand_keys(i))) < cfg.hands_per_chunk)]
+
+
 def generate(
     folder: str | Path,
     cfg: GenerationConfig,
     on_chunk: Callable[[int, int], None] | None = None,
+    db: sqlite3.Connection | None = None,
 ) -> int:
     """Write the chunks of ``cfg`` missing from ``folder``; returns how many were written.
 
     ``on_chunk(index, decisions)`` is called after each chunk written. A folder made
     with other settings raises :class:`~checkraise.errors.ConfigError` and is left alone.
+    With a hand database ``db`` each chunk is made by :func:`chunk_through_database`
+    (the same arrays), and a chunk whose hands ``db`` lacks is made again.
     """
     out = Path(folder)
     check_folder(out, cfg)
+    if db is not None:
+        cfg.player_names()  # refused before anything is played
     written = 0
-    for i in range(cfg.chunks):
-        path = chunk_path(out, i)
-        if path.exists():
-            continue
-        arrays = generate_chunk(cfg, i)
-        _write_atomic(path, arrays)
+    for i in missing_chunks(out, cfg, db):
+        arrays = generate_chunk(cfg, i) if db is None else chunk_through_database(cfg, i, db)
+        _write_atomic(chunk_path(out, i), arrays)
         written += 1
         if on_chunk is not None:
             on_chunk(i, len(arrays["label"]))

@@ -19,6 +19,7 @@ hole cards unknown (a PokerStars history shows only the hero's and those shown).
 
 from __future__ import annotations
 
+import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -30,13 +31,16 @@ import numpy.typing as npt
 from checkraise.engine import Action, ActionEvent, ActionKind, State
 from checkraise.engine.observation import Observation
 from checkraise.errors import FormatError
+from checkraise.histories.acpc_log import record_from_state
+from checkraise.histories.database import load_hands
 from checkraise.histories.record import HandRecord
 from checkraise.histories.replay import replay
 from checkraise.nn.action_classes import ACTION_CLASSES, action_class, representative
 from checkraise.nn.opponent_planes import ACTION_COLUMNS, NUM_SCALARS, scalars_of
+from checkraise.protocol.matchstate import parse_state_line
 
 __all__ = ["MAX_PLAYERS", "SKIP_REASONS", "DecisionRecorder", "HandChunk", "build_chunk",
-           "hand_decisions", "skip_reason"]
+           "hand_decisions", "played_record", "skip_reason", "stored_hand_ids", "stored_hands"]
 
 #: Why a hand is left out, as counted in :attr:`HandChunk.skipped`.
 SKIP_REASONS: Final = ("not heads-up", "limit betting", "other starting stacks",
@@ -219,3 +223,48 @@ def _player_id(players: dict[str, int], name: str) -> int:
                               f"folder names at most {MAX_PLAYERS} players")
         found = players[name] = len(players)
     return found
+
+
+def played_record(state: State, names: Sequence[str], number: int, *, match: str, seed: str,
+                  source: str) -> HandRecord:
+    """The hand history of the finished ``state``: its ACPC ``STATE`` line read as a record.
+
+    The record's key is ``("acpc", f"{match}.{seed}.{number}")``; ``names[s]`` plays
+    engine seat ``s`` (no ``:`` or ``|``). The line is replayed and its nets checked
+    (:func:`checkraise.histories.acpc_log.record_from_state`).
+    """
+    line = state.acpc_state_line(number, names)
+    return record_from_state(parse_state_line(line), state.config, match=match, seed=seed,
+                             source=source)
+
+
+def stored_hand_ids(db: sqlite3.Connection, keys: Sequence[tuple[str, str]]
+                    ) -> dict[tuple[str, str], int]:
+    """The database ids of the hands of ``keys`` (``(site, hand_id)``) that ``db`` holds."""
+    found: dict[tuple[str, str], int] = {}
+    by_site: dict[str, list[str]] = {}
+    for site, hand_id in keys:
+        by_site.setdefault(site, []).append(hand_id)
+    for site, hand_ids in by_site.items():
+        for first in range(0, len(hand_ids), 500):
+            part = hand_ids[first:first + 500]
+            marks = ",".join("?" * len(part))
+            rows = db.execute(f"SELECT site_hand_id, id FROM hands WHERE site = ? AND "
+                              f"site_hand_id IN ({marks})", (site, *part))
+            found.update(((site, r[0]), int(r[1])) for r in rows)
+    return found
+
+
+def stored_hands(db: sqlite3.Connection, keys: Sequence[tuple[str, str]]) -> list[HandRecord]:
+    """The hands of ``keys`` read back from ``db``, in the order of ``keys``.
+
+    Raises :class:`~checkraise.errors.FormatError` naming the first key not stored.
+    """
+    ids = stored_hand_ids(db, keys)
+    for key in keys:
+        if key not in ids:
+            raise FormatError(f"hand {key[1]!r} of site {key[0]!r} is not in the hand database: "
+                              "expected every hand just stored")
+    order = sorted(set(ids.values()))
+    by_id = dict(zip(order, load_hands(db, hand_ids=order), strict=True))
+    return [by_id[ids[key]] for key in keys]

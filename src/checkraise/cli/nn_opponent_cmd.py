@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from checkraise.cli._options import check_seed, command_line
 from checkraise.cli.nn_cmd import nn_app
 from checkraise.errors import ConfigError
+
+if TYPE_CHECKING:
+    import sqlite3
 
 __all__ = ["opponent_app"]
 
@@ -77,40 +81,73 @@ def generate(
     seed: int = typer.Option(1, "--seed", callback=check_seed, help="Seed of every chunk."),
     chunks: int = typer.Option(100, "--chunks", help="Chunks to write."),
     hands: int = typer.Option(2000, "--hands-per-chunk", help="Hands per chunk."),
+    db_path: Path | None = typer.Option(
+        None, "--db", help="Hand database (SQLite, created if missing): store the hands "
+        "there and build each chunk from the hands read back (the same arrays)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
 ) -> None:
     """Play heads-up hands between a pool of bots; store every decision (resumable).
 
     Stacks of 20,000 chips reset every hand, blinds 50/100. A folder that already
-    holds chunks of the same settings is completed, never rewritten.
+    holds chunks of the same settings is completed, never rewritten. With --db the
+    hands also go into a hand database (each hand once, however often the run is
+    resumed), and a chunk whose hands the database lacks is made again.
     """
     import time
 
-    from checkraise.analysis.opponent_data import GenerationConfig, check_folder, chunk_path
+    from checkraise.analysis.opponent_data import GenerationConfig, check_folder, missing_chunks
     from checkraise.analysis.opponent_data import generate as run
 
     cfg = GenerationConfig(seed=seed or 0, chunks=chunks, hands_per_chunk=hands)
-    check_folder(out, cfg)
-    done = sum(chunk_path(out, i).exists() for i in range(chunks))
-    t0 = time.perf_counter()
-    total = [0]
-    with _progress(as_json, "generating") as bar:
-        task = bar.add_task("", total=chunks, completed=done)
+    db = None if db_path is None else _open_database(db_path, create=True)
+    try:
+        check_folder(out, cfg)
+        done = chunks - len(missing_chunks(out, cfg, db))
+        before = _stored(db)
+        t0 = time.perf_counter()
+        total = [0]
+        with _progress(as_json, "generating") as bar:
+            task = bar.add_task("", total=chunks, completed=done)
 
-        def on_chunk(i: int, n: int) -> None:
-            total[0] += n
-            rate = total[0] / max(time.perf_counter() - t0, 1e-9)
-            bar.update(task, advance=1, description=f"{total[0]:,} decisions, {rate:,.0f}/s")
+            def on_chunk(i: int, n: int) -> None:
+                total[0] += n
+                rate = total[0] / max(time.perf_counter() - t0, 1e-9)
+                bar.update(task, advance=1,
+                           description=f"{total[0]:,} decisions, {rate:,.0f}/s")
 
-        written = run(out, cfg, on_chunk)
+            written = run(out, cfg, on_chunk, db)
+        stored = _stored(db) - before
+    finally:
+        if db is not None:
+            db.close()
     seconds = time.perf_counter() - t0
     figures = {"folder": str(out), "chunks_written": written, "decisions_written": total[0],
                "seconds": round(seconds, 1),
                "decisions_per_second": round(total[0] / seconds, 1) if seconds else 0.0}
+    if db_path is not None:
+        figures |= {"database": str(db_path), "hands_stored": stored}
     if as_json:
         typer.echo(json.dumps(figures))
-    else:
-        typer.echo(f"{written} chunks, {total[0]:,} decisions in {seconds:.1f} s into {out}")
+        return
+    typer.echo(f"{written} chunks, {total[0]:,} decisions in {seconds:.1f} s into {out}")
+    if db_path is not None:
+        typer.echo(f"{stored:,} hands stored in {db_path}")
+
+
+def _open_database(path: Path, *, create: bool) -> sqlite3.Connection:
+    """The hand database at ``path``; one that does not exist is refused unless ``create``."""
+    from checkraise.histories.database import HandDatabaseError, open_database
+
+    if not create and not path.exists():
+        raise HandDatabaseError(f"hand database {str(path)!r} does not exist: expected a file "
+                                "written by 'checkraise hands import' or 'nn opponent generate "
+                                "--db'")
+    return open_database(path)
+
+
+def _stored(db: sqlite3.Connection | None) -> int:
+    """Hands in ``db`` (0 without one)."""
+    return 0 if db is None else int(db.execute("SELECT COUNT(*) FROM hands").fetchone()[0])
 
 
 @opponent_app.command("train")
