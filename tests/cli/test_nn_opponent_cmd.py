@@ -10,8 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from tests.cli_helpers import bad_cli, run_cli
+from tests.shared_data import NL2_GAME, NL2_LOG_HEAD
 
-from checkraise.analysis.opponent_data import chunk_path
+from checkraise.analysis.opponent_data import chunk_path, load_decisions
+from checkraise.histories.database import open_database
 
 
 def _generate(out: Path, db: Path, capsys: pytest.CaptureFixture[str],
@@ -54,6 +56,59 @@ def test_generate_refuses_a_folder_as_database(
     assert re.search(r"hand database '.*' is a folder: expected a file", line)
 
 
+def test_import_then_hold_players_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "h.sqlite"
+    _generate(tmp_path / "d", db, capsys, "--json")
+    code, _, err = run_cli(["hands", "import", str(NL2_LOG_HEAD), "--db", str(db), "--game",
+                            str(NL2_GAME), "--json"], capsys)
+    assert code == 0, err
+    code, out, _ = run_cli(["nn", "opponent", "import", "--db", str(db), "--out",
+                            str(tmp_path / "imp"), "--chunk-size", "5", "--json"], capsys)
+    assert code == 0
+    figures = json.loads(out)
+    assert (figures["hands"], figures["hands_used"], figures["chunks"]) == (33, 33, 7)
+    assert sum(figures["hands_skipped"].values()) == 0
+    assert figures["players"][-2:] == ["Alice", "Bob"]
+    assert figures["decisions"] == len(load_decisions(tmp_path / "imp"))
+    # names with '=' (bot specs made player names) are taken as the data's names
+    odd = next(p for p in figures["players"] if "=" in p)
+    code, out, err = run_cli(["nn", "opponent", "eval", "--data", str(tmp_path / "imp"),
+                              "--no-cnn", "--test", f"Alice,{odd}", "--json"], capsys)
+    assert code == 0, err
+    report = json.loads(out)
+    assert sorted(report["test_bots"]) == sorted(["Alice", odd])
+    ds = load_decisions(tmp_path / "imp")
+    held = np.isin(ds.bot, [ds.names.index("Alice"), ds.names.index(odd)])
+    assert report["test_size"] == int(held.sum())
+    assert report["per_bot"]["Alice"]["majority"]["n"] == int(
+        (ds.bot == ds.names.index("Alice")).sum())
+    code, out, _ = run_cli(["nn", "opponent", "import", "--db", str(db), "--out",
+                            str(tmp_path / "imp2")], capsys)
+    assert code == 0
+    assert out.strip().endswith(f"in 1 chunks into {tmp_path / 'imp2'}; skipped: none")
+
+
+def test_import_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def fails(db: Path, out: Path, *extra: str) -> str:
+        return bad_cli(["nn", "opponent", "import", "--db", str(db), "--out", str(out),
+                        *extra], capsys)
+
+    assert "does not exist: expected a file written by 'checkraise hands import'" in fails(
+        tmp_path / "none.sqlite", tmp_path / "o")
+    open_database(tmp_path / "empty.sqlite").close()
+    assert "holds no hands" in fails(tmp_path / "empty.sqlite", tmp_path / "o")
+    (tmp_path / "o").mkdir()
+    (tmp_path / "o" / "notes.txt").write_text("mine")
+    assert "already holds notes.txt: expected a new or empty folder" in fails(
+        tmp_path / "empty.sqlite", tmp_path / "o")
+    assert "chunk size 0: expected 1 hand or more" in fails(
+        tmp_path / "empty.sqlite", tmp_path / "p", "--chunk-size", "0")
+    assert (tmp_path / "o" / "notes.txt").read_text() == "mine"
+    assert not (tmp_path / "p").exists()
+
+
 def _help(path: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     code, out, _ = run_cli([*path, "--help"], capsys)
     assert code == 0
@@ -65,3 +120,12 @@ def test_help_texts(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monk
     text = _help(["nn", "opponent", "generate"], capsys)
     assert "--db <path> Hand database (SQLite, created if missing)" in text
     assert "each hand once, however often the run is resumed" in text
+    text = _help(["nn", "opponent", "import"], capsys)
+    assert "Turn a hand database's heads-up hands into decision chunks, one bot per player." \
+        in text
+    assert "--out <path> Data folder to write (new or empty). [required]" in text
+    assert "--chunk-size <int> Hands per chunk. [default: 2000]" in text
+    assert "are skipped and counted" in text
+    text = _help(["nn", "opponent"], capsys)
+    assert "import Turn a hand database's heads-up hands" in text
+    assert "player names" in _help(["nn", "opponent", "eval"], capsys)

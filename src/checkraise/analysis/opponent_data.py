@@ -52,8 +52,9 @@ from checkraise.nn.opponent_planes import encode_batch
 
 __all__ = [
     "DEFAULT_POOL", "DEFAULT_WEIGHTS", "DecisionSet", "GenerationConfig", "check_folder",
-    "chunk_path", "chunk_through_database", "decisions_from_hands", "features_of", "generate",
-    "generate_chunk", "load_decisions", "missing_chunks",
+    "chunk_path", "chunk_through_database", "data_command", "decisions_from_hands",
+    "features_of", "generate", "generate_chunk", "load_decisions", "missing_chunks",
+    "write_chunk", "write_manifest",
 ]
 
 #: Bots whose decisions make up the data, as agent specs (their names in the data).
@@ -220,7 +221,8 @@ def _play_chunk(
         yield bots, state
 
 
-def _write_atomic(path: Path, arrays: dict[str, npt.NDArray[Any]]) -> None:
+def write_chunk(path: Path, arrays: dict[str, npt.NDArray[Any]]) -> None:
+    """Write a chunk's arrays to ``path`` whole: to a temporary name, synced, then renamed."""
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
         np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
@@ -246,9 +248,26 @@ def check_folder(folder: Path, cfg: GenerationConfig) -> None:
                               "differ); expected the same settings to resume, or a new folder")
         return
     folder.mkdir(parents=True, exist_ok=True)
+    write_manifest(folder, want)
+
+
+def write_manifest(folder: Path, content: dict[str, Any]) -> None:
+    """Write ``content`` (with the data format's name) as ``folder``'s manifest, whole."""
+    path = folder / _MANIFEST
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(want, indent=1), encoding="utf-8")
+    tmp.write_text(json.dumps({"format": _FORMAT, **content}, indent=1), encoding="utf-8")
     tmp.replace(path)
+
+
+def data_command(folder: Path, chunks: int | None = None) -> str:
+    """The command that wrote the data folder ``folder`` (of which ``chunks`` chunks are used)."""
+    man = json.loads((folder / _MANIFEST).read_text(encoding="utf-8"))
+    if "database" in man:
+        return (f"checkraise nn opponent import --db {man['database']} --out {folder} "
+                f"--chunk-size {man['hands_per_chunk']}")
+    return (f"checkraise nn opponent generate --out {folder} --seed {man['seed']} "
+            f"--chunks {chunks or len(list(folder.glob('chunk_*.npz')))} "
+            f"--hands-per-chunk {man['hands_per_chunk']}")
 
 
 def missing_chunks(folder: str | Path, cfg: GenerationConfig,
@@ -279,7 +298,7 @@ def generate(
     written = 0
     for i in missing_chunks(out, cfg, db):
         arrays = generate_chunk(cfg, i) if db is None else chunk_through_database(cfg, i, db)
-        _write_atomic(chunk_path(out, i), arrays)
+        write_chunk(chunk_path(out, i), arrays)
         written += 1
         if on_chunk is not None:
             on_chunk(i, len(arrays["label"]))
