@@ -12,14 +12,14 @@ import pytest
 from tests.cli_helpers import bad_cli, run_cli
 from tests.shared_data import NL2_GAME, NL2_LOG_HEAD
 
-from checkraise.analysis.opponent_data import chunk_path, load_decisions
+from checkraise.analysis.opponent_data import GenerationConfig, chunk_path, load_decisions
 from checkraise.histories.database import open_database
 
 
 def _generate(out: Path, db: Path, capsys: pytest.CaptureFixture[str],
               *extra: str) -> dict[str, object]:
     code, text, _ = run_cli(["nn", "opponent", "generate", "--out", str(out), "--chunks", "2",
-                             "--hands-per-chunk", "6", "--seed", "4", "--db", str(db),
+                             "--hands-per-chunk", "20", "--seed", "5", "--db", str(db),
                              *extra], capsys)
     assert code == 0
     return json.loads(text) if "--json" in extra else {"text": text}
@@ -28,7 +28,7 @@ def _generate(out: Path, db: Path, capsys: pytest.CaptureFixture[str],
 def test_generate_with_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "h.sqlite"
     figures = _generate(tmp_path / "d", db, capsys, "--json")
-    assert figures["chunks_written"] == 2 and figures["hands_stored"] == 12
+    assert figures["chunks_written"] == 2 and figures["hands_stored"] == 40
     assert figures["database"] == str(db)
     with sqlite3.connect(db) as con:
         actions = con.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
@@ -38,14 +38,20 @@ def test_generate_with_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert (again["chunks_written"], again["hands_stored"]) == (1, 0)
     text = _generate(tmp_path / "d", db, capsys)["text"]
     assert text.splitlines()[-1] == f"0 hands stored in {db}"
-    # without --db the figures are as they always were
+    # without --db the figures are as they always were, and so are the chunks
     code, out, _ = run_cli(["nn", "opponent", "generate", "--out", str(tmp_path / "e"),
-                            "--chunks", "1", "--hands-per-chunk", "6", "--seed", "4", "--json"],
+                            "--chunks", "2", "--hands-per-chunk", "20", "--seed", "5", "--json"],
                            capsys)
     assert code == 0 and set(json.loads(out)) == {
         "folder", "chunks_written", "decisions_written", "seconds", "decisions_per_second"}
-    with np.load(chunk_path(tmp_path / "e", 0)) as z, np.load(chunk_path(tmp_path / "d", 0)) as y:
-        assert all(np.array_equal(z[k], y[k]) for k in z.files)
+    for i in range(2):
+        with np.load(chunk_path(tmp_path / "e", i)) as z, \
+                np.load(chunk_path(tmp_path / "d", i)) as y:
+            assert z.files == y.files
+            assert all(z[k].dtype == y[k].dtype and np.array_equal(z[k], y[k]) for k in z.files)
+    with sqlite3.connect(db) as con:
+        players = {r[0] for r in con.execute("SELECT name FROM players")}
+    assert players == set(GenerationConfig().player_names())  # the whole shipped pool
 
 
 def test_generate_refuses_a_folder_as_database(
@@ -68,7 +74,7 @@ def test_import_then_hold_players_out(
                             str(tmp_path / "imp"), "--chunk-size", "5", "--json"], capsys)
     assert code == 0
     figures = json.loads(out)
-    assert (figures["hands"], figures["hands_used"], figures["chunks"]) == (33, 33, 7)
+    assert (figures["hands"], figures["hands_used"], figures["chunks"]) == (61, 61, 13)
     assert sum(figures["hands_skipped"].values()) == 0
     assert figures["players"][-2:] == ["Alice", "Bob"]
     assert figures["decisions"] == len(load_decisions(tmp_path / "imp"))
