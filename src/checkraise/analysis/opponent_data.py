@@ -16,6 +16,11 @@ floats a decision would be 20 KB): a decision is stored as its parts, about 40 b
 plus the hand's action table (:data:`checkraise.nn.opponent_planes.ACTION_COLUMNS`),
 and :meth:`DecisionSet.planes` encodes a batch with
 :func:`checkraise.nn.opponent_planes.encode_parts`.
+
+With a hand database (``generate(..., db=...)``, ``nn opponent generate --db``) a chunk
+goes through hand histories (:func:`chunk_through_database`): its hands are stored,
+read back and replayed into decisions by :mod:`checkraise.analysis.opponent_hands`,
+which gives the same arrays as the live play.
 """
 
 from __future__ import annotations
@@ -165,6 +170,7 @@ def chunk_through_database(
                       seed=str(cfg.seed), source=f"nn opponent generate, chunk {index}")
         for h, (bots, state) in enumerate(_play_chunk(cfg, index))
     ]
+    assert [hand.key for hand in played] == cfg.hand_keys(index)  # what missing_chunks counts
     insert_hands(db, played)
     stored = stored_hands(db, [hand.key for hand in played])
     for mine, theirs in zip(played, stored, strict=True):
