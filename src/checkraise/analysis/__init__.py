@@ -17,7 +17,10 @@ fits the lower layers' models on them.
 * :mod:`~checkraise.analysis.opponent_data`, :mod:`~checkraise.analysis.opponent_baselines`,
   :mod:`~checkraise.analysis.opponent_eval` - decisions of our bots for the CNN opponent
   model, three baselines, and scores on bots never trained on
-  (``checkraise nn opponent generate|train|eval``).
+  (``checkraise nn opponent generate|train|eval``);
+* :mod:`~checkraise.analysis.opponent_hands`, :mod:`~checkraise.analysis.opponent_import` -
+  the same decisions from hand histories through the hand database
+  (``checkraise nn opponent generate --db``, ``checkraise nn opponent import``).
 
 The model is that of Li, Jiang, Chen and Bao, "Game in multiplayer no-limit Texas Hold'em
 based on hands prediction" (Chinese Journal of Computers 40(12), 2017).

@@ -16,13 +16,20 @@ floats a decision would be 20 KB): a decision is stored as its parts, about 40 b
 plus the hand's action table (:data:`checkraise.nn.opponent_planes.ACTION_COLUMNS`),
 and :meth:`DecisionSet.planes` encodes a batch with
 :func:`checkraise.nn.opponent_planes.encode_parts`.
+
+With a hand database (``generate(..., db=...)``, ``nn opponent generate --db``) a chunk
+goes through hand histories (:func:`chunk_through_database`): its hands are stored,
+read back and replayed into decisions by :mod:`checkraise.analysis.opponent_hands`,
+which gives the same arrays as the live play.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
-from collections.abc import Callable, Sequence
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -32,23 +39,27 @@ import numpy.typing as npt
 
 from checkraise.agents.base import Agent, call_begin_hand, call_end_hand, make_agent
 from checkraise.analysis.opponent_baselines import Features
-from checkraise.engine import Action, ActionEvent, ActionKind, State, TableConfig
+from checkraise.analysis.opponent_hands import (
+    DecisionRecorder,
+    build_chunk,
+    played_record,
+    stored_hand_ids,
+    stored_hands,
+)
+from checkraise.arena.table import log_names
+from checkraise.engine import Action, State, TableConfig
 from checkraise.engine.observation import Observation
 from checkraise.errors import ConfigError, FormatError
+from checkraise.histories.database import insert_hands
 from checkraise.histories.record import HandRecord
-from checkraise.histories.replay import replay
-from checkraise.nn.action_classes import ACTION_CLASSES, action_class, representative
-from checkraise.nn.opponent_planes import (
-    ACTION_COLUMNS,
-    NUM_SCALARS,
-    encode_batch,
-    scalars_of,
-)
+from checkraise.nn.action_classes import ACTION_CLASSES
+from checkraise.nn.opponent_planes import encode_batch
 
 __all__ = [
     "DEFAULT_POOL", "DEFAULT_WEIGHTS", "DecisionSet", "GenerationConfig", "check_folder",
-    "chunk_path", "decisions_from_hands", "features_of", "generate", "generate_chunk",
-    "load_decisions",
+    "chunk_path", "chunk_through_database", "data_command", "decisions_from_hands",
+    "features_of", "generate", "generate_chunk", "load_decisions", "missing_chunks",
+    "write_chunk", "write_manifest",
 ]
 
 #: Bots whose decisions make up the data, as agent specs (their names in the data).
@@ -103,18 +114,85 @@ class GenerationConfig:
         """The manifest's content."""
         return {"format": _FORMAT, **asdict(self)}
 
+    def player_names(self) -> tuple[str, ...]:
+        """The pool's bots as hand histories name them (``:|,;`` and blanks become ``_``)."""
+        names = tuple(log_names(self.pool))
+        if len(set(names)) != len(names):
+            raise ConfigError(f"pool {', '.join(self.pool)} gives the player names "
+                              f"{', '.join(names)}: expected distinct names")
+        return names
+
+    def match_name(self) -> str:
+        """The table name of the hands in a hand database: one per setting but the chunk count."""
+        settings = {k: v for k, v in asdict(self).items() if k != "chunks"}
+        digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()
+        return f"opponent-{digest[:12]}"
+
+    def hand_keys(self, index: int) -> list[tuple[str, str]]:
+        """The hand-database keys ``(site, hand_id)`` of chunk ``index``'s hands, in play order."""
+        first = index * self.hands_per_chunk
+        match = self.match_name()
+        return [("acpc", f"{match}.{self.seed}.{first + h}")
+                for h in range(self.hands_per_chunk)]
+
 
 def chunk_path(folder: Path, index: int) -> Path:
     """Where chunk ``index`` of a data folder lives."""
     return folder / f"chunk_{index:05d}.npz"
 
 
-def _mask(obs: Any) -> int:
-    return sum(1 << k for k in range(len(ACTION_CLASSES)) if representative(obs, k) is not None)
-
-
 def generate_chunk(cfg: GenerationConfig, index: int) -> dict[str, npt.NDArray[Any]]:
     """Play chunk ``index``'s hands; its arrays (deterministic in ``cfg.seed`` and ``index``)."""
+    rec = DecisionRecorder()
+    hands_bots = []
+    for bots, _ in _play_chunk(cfg, index, rec.decision):
+        hands_bots.append(bots)
+        rec.end_hand()
+    arrays = rec.arrays()
+    arrays["hand_bots"] = np.asarray(hands_bots, np.int16).reshape(-1, 2)
+    return arrays
+
+
+def chunk_through_database(
+    cfg: GenerationConfig, index: int, db: sqlite3.Connection
+) -> dict[str, npt.NDArray[Any]]:
+    """Chunk ``index``'s arrays by way of the hand database ``db`` (same arrays as generate_chunk).
+
+    The hands are played, stored as hand histories (the engine's ACPC ``STATE`` line
+    read as a record; hands already stored are kept), read back, checked to be the
+    hands just played, and replayed into decisions
+    (:func:`checkraise.analysis.opponent_hands.build_chunk`).
+    """
+    names = cfg.player_names()
+    first = index * cfg.hands_per_chunk
+    played = [
+        played_record(state, [names[b] for b in bots], first + h, match=cfg.match_name(),
+                      seed=str(cfg.seed), source=f"nn opponent generate, chunk {index}")
+        for h, (bots, state) in enumerate(_play_chunk(cfg, index))
+    ]
+    assert [hand.key for hand in played] == cfg.hand_keys(index)  # what missing_chunks counts
+    insert_hands(db, played)
+    stored = stored_hands(db, [hand.key for hand in played])
+    for mine, theirs in zip(played, stored, strict=True):
+        if mine != theirs:
+            raise ConfigError(f"the hand database holds hand {theirs.hand_id!r} other than "
+                              "the one played now: expected a database filled with these "
+                              "settings by this checkraise, or a new one")
+    players = {name: k for k, name in enumerate(names)}
+    chunk = build_chunk(stored, players, cfg.stack)
+    assert chunk.hands == len(stored) and len(players) == len(names), chunk.skipped
+    return chunk.arrays
+
+
+def _play_chunk(
+    cfg: GenerationConfig,
+    index: int,
+    on_decision: Callable[[int, Observation, Action, int, int], None] | None = None,
+) -> Iterator[tuple[tuple[int, int], State]]:
+    """Play chunk ``index``'s hands: per hand, the pool indices seated and the final state.
+
+    ``on_decision(hand, observation, action, bot, opponent)`` sees every decision.
+    """
     ss = np.random.SeedSequence(cfg.seed, spawn_key=(index,))
     rng = np.random.default_rng(ss)
     agent_seeds = ss.spawn(2 * len(cfg.pool))
@@ -126,13 +204,11 @@ def generate_chunk(cfg: GenerationConfig, index: int) -> dict[str, npt.NDArray[A
     table = cfg.table()
     p = np.asarray(cfg.weights, dtype=np.float64)
     p /= p.sum()
-    rec = _Recorder()
-    hands_bots = []
     for h in range(cfg.hands_per_chunk):
-        bots = rng.choice(len(cfg.pool), size=2, replace=True, p=p)
+        drawn = rng.choice(len(cfg.pool), size=2, replace=True, p=p)
         deck = [int(c) for c in rng.permutation(52)]
-        hands_bots.append(bots)
-        seated = [agents[int(bots[s])][s] for s in range(2)]
+        bots = (int(drawn[0]), int(drawn[1]))
+        seated = [agents[bots[s]][s] for s in range(2)]
         state = State(table, deck=deck)
         for s, agent in enumerate(seated):
             call_begin_hand(agent, s, table, tuple(state.hole_cards[s]),
@@ -142,78 +218,17 @@ def generate_chunk(cfg: GenerationConfig, index: int) -> dict[str, npt.NDArray[A
             assert actor is not None
             obs = state.observation(actor)
             action = seated[actor].act(obs)
-            rec.decision(h, obs, action, int(bots[actor]), int(bots[1 - actor]))
+            if on_decision is not None:
+                on_decision(h, obs, action, bots[actor], bots[1 - actor])
             state.step(action)
         payoffs = tuple(state.payoffs())
         for s, agent in enumerate(seated):
             call_end_hand(agent, state.observation(s), payoffs)
-        rec.end_hand()
-    arrays = rec.arrays()
-    arrays["hand_bots"] = np.asarray(hands_bots, np.int16).reshape(-1, 2)
-    return arrays
+        yield bots, state
 
 
-class _Recorder:
-    """Collects decisions hand by hand into the arrays of a chunk."""
-
-    def __init__(self) -> None:
-        self.cols: dict[str, list[Any]] = {k: [] for k in (
-            "hand", "seat", "round", "nprev", "label", "mask", "bot", "opp", "hole", "board",
-            "scalars")}
-        self.acts: list[tuple[int, ...]] = []
-        self.offsets = [0]
-        self.n = 0
-
-    def decision(self, hand: int, obs: Observation, action: Action, bot: int, opp: int) -> None:
-        """Record ``action`` taken at ``obs`` by bot ``bot`` against ``opp``."""
-        legal = obs.legal
-        assert legal is not None
-        actor = obs.seat
-        cls = action_class(obs, action)
-        chips = (0 if action.kind is ActionKind.FOLD else legal.call_amount
-                 if action.kind is ActionKind.CHECK_CALL
-                 else action.amount - obs.contributions[actor])
-        cols = self.cols
-        cols["hand"].append(hand)
-        cols["seat"].append(actor)
-        cols["round"].append(obs.round)
-        cols["nprev"].append(self.n)
-        cols["label"].append(cls)
-        cols["mask"].append(_mask(obs))
-        cols["bot"].append(bot)
-        cols["opp"].append(opp)
-        cols["hole"].append(obs.hole_cards)
-        cols["board"].append(tuple(obs.board) + (255,) * (5 - len(obs.board)))
-        cols["scalars"].append(scalars_of(obs))
-        self.acts.append((obs.round, actor, cls, chips, obs.pot, obs.stacks[actor]))
-        self.n += 1
-
-    def end_hand(self) -> None:
-        """Close the current hand."""
-        self.offsets.append(self.offsets[-1] + self.n)
-        self.n = 0
-
-    def arrays(self) -> dict[str, npt.NDArray[Any]]:
-        """The chunk's arrays."""
-        cols = self.cols
-        return {
-            "hand": np.asarray(cols["hand"], np.int32),
-            "seat": np.asarray(cols["seat"], np.int8),
-            "round": np.asarray(cols["round"], np.int8),
-            "nprev": np.asarray(cols["nprev"], np.int32),
-            "label": np.asarray(cols["label"], np.int8),
-            "mask": np.asarray(cols["mask"], np.uint8),
-            "bot": np.asarray(cols["bot"], np.int16),
-            "opp": np.asarray(cols["opp"], np.int16),
-            "hole": np.asarray(cols["hole"], np.uint8).reshape(-1, 2),
-            "board": np.asarray(cols["board"], np.uint8).reshape(-1, 5),
-            "scalars": np.asarray(cols["scalars"], np.float32).reshape(-1, NUM_SCALARS),
-            "actions": np.asarray(self.acts, np.int32).reshape(-1, len(ACTION_COLUMNS)),
-            "offsets": np.asarray(self.offsets, np.int64),
-        }
-
-
-def _write_atomic(path: Path, arrays: dict[str, npt.NDArray[Any]]) -> None:
+def write_chunk(path: Path, arrays: dict[str, npt.NDArray[Any]]) -> None:
+    """Write a chunk's arrays to ``path`` whole: to a temporary name, synced, then renamed."""
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
         np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
@@ -239,30 +254,57 @@ def check_folder(folder: Path, cfg: GenerationConfig) -> None:
                               "differ); expected the same settings to resume, or a new folder")
         return
     folder.mkdir(parents=True, exist_ok=True)
+    write_manifest(folder, want)
+
+
+def write_manifest(folder: Path, content: dict[str, Any]) -> None:
+    """Write ``content`` (with the data format's name) as ``folder``'s manifest, whole."""
+    path = folder / _MANIFEST
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(want, indent=1), encoding="utf-8")
+    tmp.write_text(json.dumps({"format": _FORMAT, **content}, indent=1), encoding="utf-8")
     tmp.replace(path)
+
+
+def data_command(folder: Path, chunks: int | None = None) -> str:
+    """The command that wrote the data folder ``folder`` (of which ``chunks`` chunks are used)."""
+    man = json.loads((folder / _MANIFEST).read_text(encoding="utf-8"))
+    if "database" in man:
+        return (f"checkraise nn opponent import --db {man['database']} --out {folder} "
+                f"--chunk-size {man['hands_per_chunk']}")
+    return (f"checkraise nn opponent generate --out {folder} --seed {man['seed']} "
+            f"--chunks {chunks or len(list(folder.glob('chunk_*.npz')))} "
+            f"--hands-per-chunk {man['hands_per_chunk']}")
+
+
+def missing_chunks(folder: str | Path, cfg: GenerationConfig,
+                   db: sqlite3.Connection | None = None) -> list[int]:
+    """The chunks of ``cfg`` that ``generate`` would write: not in ``folder`` or not in ``db``."""
+    out = Path(folder)
+    return [i for i in range(cfg.chunks) if not chunk_path(out, i).exists() or (
+        db is not None and len(stored_hand_ids(db, cfg.hand_keys(i))) < cfg.hands_per_chunk)]
 
 
 def generate(
     folder: str | Path,
     cfg: GenerationConfig,
     on_chunk: Callable[[int, int], None] | None = None,
+    db: sqlite3.Connection | None = None,
 ) -> int:
     """Write the chunks of ``cfg`` missing from ``folder``; returns how many were written.
 
     ``on_chunk(index, decisions)`` is called after each chunk written. A folder made
     with other settings raises :class:`~checkraise.errors.ConfigError` and is left alone.
+    With a hand database ``db`` each chunk is made by :func:`chunk_through_database`
+    (the same arrays), and a chunk whose hands ``db`` lacks is made again.
     """
     out = Path(folder)
     check_folder(out, cfg)
+    if db is not None:
+        cfg.player_names()  # refused before anything is played
     written = 0
-    for i in range(cfg.chunks):
-        path = chunk_path(out, i)
-        if path.exists():
-            continue
-        arrays = generate_chunk(cfg, i)
-        _write_atomic(path, arrays)
+    for i in missing_chunks(out, cfg, db):
+        arrays = generate_chunk(cfg, i) if db is None else chunk_through_database(cfg, i, db)
+        write_chunk(chunk_path(out, i), arrays)
         written += 1
         if on_chunk is not None:
             on_chunk(i, len(arrays["label"]))
@@ -374,45 +416,23 @@ def _decision_set(names: tuple[str, ...], start: int,
     )
 
 
-def decisions_from_hands(hands: Sequence[HandRecord]) -> tuple[DecisionSet, int]:
+def decisions_from_hands(hands: Iterable[HandRecord]) -> tuple[DecisionSet, int]:
     """The decisions of the heads-up ``hands`` (hand histories), and how many hands were skipped.
 
-    Each hand is replayed through the engine (:func:`checkraise.histories.replay.replay`,
-    which checks it), then played again action by action to read each decision's
-    observation. Players are named as in the histories. Hands of other sizes, or with
-    starting stacks other than the first heads-up hand's, are skipped.
+    Each hand goes through :func:`checkraise.analysis.opponent_hands.build_chunk` (replayed
+    through the engine, which checks it, then read decision by decision). Players are
+    named as in the histories. Hands the planes cannot hold are skipped
+    (:func:`~checkraise.analysis.opponent_hands.skip_reason`): other sizes than heads-up,
+    limit betting, starting stacks other than the first usable hand's, unknown hole cards.
     """
-    rec = _Recorder()
-    names: list[str] = []
-    start: int | None = None
-    skipped = 0
-    h = 0
-    for hand in hands:
-        final = replay(hand)
-        cfg = final.config
-        if cfg.num_players != 2 or len(set(cfg.stacks)) != 1 or (
-                start is not None and cfg.stacks[0] != start):
-            skipped += 1
-            continue
-        start = cfg.stacks[0]
-        ids = []
-        for seat in hand.seats:
-            if seat.name not in names:
-                names.append(seat.name)
-            ids.append(names.index(seat.name))
-        state = State(cfg, hole_cards=final.hole_cards, board=final.board, seed=0)
-        for event in final.history:
-            if not isinstance(event, ActionEvent):
-                continue
-            obs = state.observation(event.seat)
-            rec.decision(h, obs, event.action, ids[event.seat], ids[1 - event.seat])
-            state.step(event.action)
-        rec.end_hand()
-        h += 1
-    if start is None:
-        raise FormatError(f"none of {len(hands)} hands is heads-up with equal stacks: "
-                          "expected heads-up hand histories")
-    return _decision_set(tuple(names), start, [rec.arrays()]), skipped
+    players: dict[str, int] = {}
+    chunk = build_chunk(hands, players)
+    skipped = sum(chunk.skipped.values())
+    if chunk.start is None:
+        raise FormatError(f"none of {skipped} hands is heads-up no-limit with equal stacks and "
+                          "known hole cards: expected heads-up hand histories")
+    return _decision_set(tuple(players), chunk.start, [chunk.arrays]), skipped
+
 
 def features_of(ds: DecisionSet) -> Features:
     """What the baselines see of each decision (a baselines ``Features``).
