@@ -1,64 +1,95 @@
-"""Decision time of the ``resolve`` bot per mode, on river decisions of real play.
+"""Decision time of the ``resolve`` bot per mode, on river and turn decisions of real play.
 
-The river decisions come from the shipped blueprint playing itself on seeded deals;
-at each, ``resolve`` (each mode) decides from scratch: it tracks both ranges, builds
-the river subgame, (``safe``) computes the opponent's best-response values against the
+The decisions come from the shipped blueprint playing itself on seeded deals: the
+first river decision of each (for ``unsafe`` and ``safe``, which re-solve the river)
+and the first turn decision (for ``mode=depth`` with each leaf evaluator:
+``network``, the river value network; ``safe`` and ``model``, the four continuation
+strategies). At each, ``resolve`` decides from scratch: it tracks both ranges, builds
+the subgame, (``safe``) computes the opponent's best-response values against the
 blueprint, and solves to the accuracy or the time budget. Beside it, the blueprint
-bot's own decision at the same spots: what re-solving costs on top of it. The
-issue's budget is 5 s per decision on 2 cores; the distribution is printed (median,
-90th percentile, max) with the iterations and the exploitability reached (% of pot).
+bot's own decision at the same spots: what re-solving costs on top of it. The issue's
+budget is 5 s per decision on 2 cores; the distribution is printed (median, 90th
+percentile, max) with the iterations and the exploitability reached (% of pot).
 
 Run: ``.venv/bin/python benchmarks/bench_resolve.py [--decisions 20] [--seconds 5]
-[--json]``.
+[--values default] [--json]``.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import time
-from typing import Any
+import os
 
-import numpy as np
+# As the checkraise command does: numpy's BLAS thread pool only waits for cores here.
+for _name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
 
-from checkraise.agents.blueprint import BlueprintAgent
-from checkraise.agents.resolve import ResolveAgent
-from checkraise.agents.subgame import blueprint_river
-from checkraise.engine import Observation, TableConfig
+import argparse  # noqa: E402
+import json  # noqa: E402
+import time  # noqa: E402
+from typing import Any  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from checkraise.agents.blueprint import BlueprintAgent  # noqa: E402
+from checkraise.agents.resolve import ResolveAgent  # noqa: E402
+from checkraise.engine import Observation, State, TableConfig  # noqa: E402
 
 CONFIG = TableConfig.nolimit(2, stacks=20000)
 
+#: (label, street, ResolveAgent options; None: the blueprint bot itself)
+MODES: tuple[tuple[str, int, dict[str, Any] | None], ...] = (
+    ("blueprint", 3, None),
+    ("unsafe", 3, {"mode": "unsafe"}),
+    ("safe", 3, {"mode": "safe"}),
+    ("blueprint", 2, None),
+    ("depth/network", 2, {"mode": "depth", "leaf": "network"}),
+    ("depth/safe", 2, {"mode": "depth", "leaf": "safe"}),
+    ("depth/model", 2, {"mode": "depth", "leaf": "model"}),
+)
 
-def river_spots(count: int, seed: int) -> list[tuple[int, Observation, tuple[int, ...]]]:
-    """``count`` first river decisions of blueprint self-play: (deal seed, view, cards)."""
-    out = []
+
+def first_decisions(street: int, count: int, seed: int,
+                    ) -> list[tuple[int, Observation, tuple[int, ...]]]:
+    """``count`` first decisions on ``street`` of blueprint self-play: (deal, view, cards)."""
+    out: list[tuple[int, Observation, tuple[int, ...]]] = []
     deal = seed
     while len(out) < count:
-        found = blueprint_river(deal, CONFIG)
-        if found is not None:
-            obs, holes = found
-            out.append((deal, obs, holes[obs.seat]))
+        bots = [BlueprintAgent(seed=deal), BlueprintAgent(seed=deal + 1)]
+        state = State(CONFIG, seed=deal)
+        for s in range(2):
+            bots[s].begin_hand(s, CONFIG, state.hole_cards[s], deal)
+        while not state.is_terminal and state.round < street:
+            p = state.current_player
+            assert p is not None
+            state.step(bots[p].act(state.observation(p)))
+        if not state.is_terminal and state.current_player is not None:
+            p = state.current_player
+            out.append((deal, state.observation(p), state.hole_cards[p]))
         deal += 1
     return out
 
 
-def time_mode(mode: str, spots: list[Any], seconds: float) -> dict[str, Any]:
+def time_mode(label: str, options: dict[str, Any] | None, spots: list[Any], seconds: float,
+              values: str) -> dict[str, Any]:
     """Seconds, iterations and exploitability of one decision per spot."""
     times, iters, expl = [], [], []
     for deal, obs, hole in spots:
-        if mode == "blueprint":
+        if options is None:
             bot: Any = BlueprintAgent(seed=deal)
         else:
-            bot = ResolveAgent(mode=mode, seconds=seconds, seed=deal)
+            extra: dict[str, Any] = (
+                {"values": values} if options.get("leaf") == "network" else {})
+            bot = ResolveAgent(**options, **extra, seconds=seconds, seed=deal)
         bot.begin_hand(obs.seat, CONFIG, hole, deal)
         started = time.perf_counter()
         bot.act(obs)
         times.append(time.perf_counter() - started)
-        if mode != "blueprint":
+        if options is not None:
             iters.append(bot.decisions[-1]["iterations"])
             expl.append(bot.decisions[-1]["exploitability"])
     t = np.array(times)
-    row: dict[str, Any] = {"mode": mode, "decisions": len(times),
+    row: dict[str, Any] = {"mode": label, "street": "river" if spots[0][1].round == 3 else "turn",
+                           "decisions": len(times),
                            "median_s": float(np.median(t)), "p90_s": float(np.quantile(t, 0.9)),
                            "max_s": float(t.max()), "mean_s": float(t.mean())}
     if iters:
@@ -69,26 +100,37 @@ def time_mode(mode: str, spots: list[Any], seconds: float) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--decisions", type=int, default=20, help="river decisions per mode")
+    parser.add_argument("--decisions", type=int, default=20, help="decisions per mode")
     parser.add_argument("--seconds", type=float, default=5.0, help="budget per re-solve")
     parser.add_argument("--seed", type=int, default=1000, help="first deal seed")
+    parser.add_argument("--values", default="default", help="river network of depth/network")
+    parser.add_argument("--modes", default=",".join(dict.fromkeys(m for m, _, _ in MODES)),
+                        help="comma-separated modes to time")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
-    spots = river_spots(args.decisions, args.seed)
-    time_mode("unsafe", spots[:1], args.seconds)  # compile the kernels, load the blueprint
-    rows = [time_mode(mode, spots, args.seconds) for mode in ("blueprint", "unsafe", "safe")]
+    wanted = set(args.modes.split(","))
+    spots = {street: first_decisions(street, args.decisions, args.seed) for street in (2, 3)}
+    rows = []
+    for label, street, options in MODES:
+        if label not in wanted:
+            continue
+        # the first decision compiles kernels and loads files: not timed
+        time_mode(label, options, spots[street][:1], args.seconds, args.values)
+        rows.append(time_mode(label, options, spots[street], args.seconds, args.values))
     if args.json:
         print(json.dumps(rows, indent=2))
         return
-    base = rows[0]["mean_s"]
+    base = {r["street"]: r["mean_s"] for r in rows if r["mode"] == "blueprint"}
     for row in rows:
         extra = ""
         if "median_iterations" in row:
             extra = (f"  iterations {row['median_iterations']:.0f}, exploitability "
                      f"{row['median_exploitability_pct']:.2f}% of the pot (medians)")
-        print(f"{row['mode']:<9} {row['decisions']} river decisions: median "
-              f"{row['median_s']:.4f} s, p90 {row['p90_s']:.4f} s, max {row['max_s']:.4f} s, "
-              f"mean {row['mean_s'] / base:,.0f}x the blueprint's{extra}")
+        times = (f" mean {row['mean_s'] / base[row['street']]:,.0f}x the blueprint's"
+                 if row["street"] in base else "")
+        print(f"{row['mode']:<14} {row['decisions']} {row['street']} decisions: median "
+              f"{row['median_s']:.4f} s, p90 {row['p90_s']:.4f} s, max {row['max_s']:.4f} s,"
+              f"{times}{extra}")
     print(f"budget (issue 16): <= {args.seconds:g} s per decision on 2 cores")
 
 

@@ -41,7 +41,16 @@ if TYPE_CHECKING:
     from checkraise.engine import Action, Observation, TableConfig
     from checkraise.solvers.blueprint import Blueprint
 
-__all__ = ["BlueprintAgent", "load_blueprint", "resolve_blueprint"]
+__all__ = ["BIASES", "BIAS_FACTOR", "BlueprintAgent", "bias_rows", "load_blueprint",
+           "resolve_blueprint"]
+
+#: The blueprint and its three biased versions (Brown, Sandholm & Amos 2018, "Depth-limited
+#: solving for imperfect-information games": the continuation strategies of a
+#: depth-limited subgame's leaves): each action of the named kind has its probability
+#: multiplied by :data:`BIAS_FACTOR`, then the row is renormalised.
+BIASES = ("none", "fold", "call", "raise")
+BIAS_FACTOR = 5.0
+_BIAS_KIND = {"fold": FOLD_ACTION, "call": CALL, "raise": RAISE}
 
 SHIPPED = {"small": "blueprint_small.npz"}
 _CACHE: dict[str, Blueprint] = {}
@@ -74,6 +83,23 @@ def load_blueprint(name: str | Path) -> Blueprint:
     return _CACHE[key]
 
 
+def bias_rows(rows: Any, kinds: Any, bias: str) -> Any:
+    """``rows`` (``[..., children]``, each summing to 1) biased towards the children whose
+    action kind (``kinds``: :data:`FOLD_ACTION`, :data:`CALL`, :data:`RAISE`) ``bias`` names.
+
+    Examples
+    --------
+    >>> bias_rows(np.array([[0.5, 0.25, 0.25]]), np.array([FOLD_ACTION, CALL, RAISE]), "call")
+    array([[0.25 , 0.625, 0.125]])
+    """
+    if bias == "none":
+        return rows
+    scale = np.where(np.asarray(kinds) == _BIAS_KIND[bias], BIAS_FACTOR, 1.0)
+    out = np.asarray(rows, dtype=np.float64) * scale
+    total = out.sum(axis=-1, keepdims=True)
+    return out / np.where(total > 0.0, total, 1.0)
+
+
 def _size(tree: BettingTree, node: int, to: float) -> float:
     """A raise to ``to`` at ``node`` as a fraction of the pot after calling (abstract chips)."""
     c = tree.committed[node]
@@ -96,6 +122,10 @@ class BlueprintAgent(BaseAgent):
         average strategy as it is).
     translation : str
         ``pseudo-harmonic`` (randomized, the default) or ``deterministic``.
+    bias : str
+        ``none`` (the blueprint, default) or ``fold``, ``call``, ``raise``: every action
+        of that kind five times as likely, renormalised (:func:`bias_rows`; the
+        continuation strategies of depth-limited solving, and opponents that play them).
     seed : int or None
         Seeds the bot's action draws and its translation draws.
     """
@@ -106,9 +136,13 @@ class BlueprintAgent(BaseAgent):
         file: str = "small",
         translation: str = "pseudo-harmonic",
         threshold: float = 0.0,
+        bias: str = "none",
         seed: int | None = None,
     ) -> None:
         super().__init__(seed=seed)
+        if bias not in BIASES:
+            raise ConfigError(f"bias={bias!r}; expected one of {one_of(BIASES)}")
+        self.bias = bias
         if not 0.0 <= threshold < 1.0:
             raise ConfigError(f"threshold={threshold!r}; expected 0 <= threshold < 1")
         self.threshold = float(threshold)
@@ -280,31 +314,36 @@ class BlueprintAgent(BaseAgent):
         i = int(np.flatnonzero((COMBO_CARDS[:, 0] == a) & (COMBO_CARDS[:, 1] == b))[0])
         return int(buckets[i])
 
-    def _purify(self, rows: Any) -> Any:
-        """Rows normalised, actions below the threshold dropped (unless all are)."""
+    def _purify(self, node: int, rows: Any) -> Any:
+        """Rows of ``node`` normalised, actions below the threshold dropped (unless all
+        are), then biased (``bias``)."""
         out = np.asarray(rows, dtype=np.float64).copy()
         if self.threshold > 0.0:
             keep = out >= self.threshold * out.sum(axis=1, keepdims=True)
             keep[~keep.any(axis=1)] = True
             out = np.where(keep, out, 0.0)
-        return out / out.sum(axis=1, keepdims=True)
+        out = out / out.sum(axis=1, keepdims=True)
+        return bias_rows(out, self.tree.act_kind[self.tree.children(node)], self.bias)
 
     def act(self, observation: Observation) -> Action:
         node = self._locate(observation)
-        row = self._purify(self.blueprint.row(node, self._my_bucket(observation))[None, :])[0]
+        bucket = self._my_bucket(observation)
+        row = self._purify(node, self.blueprint.row(node, bucket)[None, :])[0]
         k = int(self.rng.choice(row.shape[0], p=row))
         child = int(self.tree.first_child[node]) + k
         self._mine[len(observation.history)] = child
         return self._real(node, child, observation)
 
-    def read_probabilities(self, observation: Observation, action: Action) -> Any:
-        """For every combo, the probability of the abstract action ``action`` is read as.
+    def locate(self, observation: Observation) -> int:
+        """The abstract decision node of this seat at ``observation`` (its public actions
+        read as the bot reads them: own actions as chosen, others' translated)."""
+        return self._locate(observation)
 
-        ``observation`` is this agent's seat about to act; ``action`` what it did. The
-        action is read exactly as an opponent's would be (translation draws included),
-        so range tracking can ask it of either seat. Combos that clash with the board
-        get 0.
-        """
+    def read_rows(self, observation: Observation, action: Action) -> tuple[Any, Any, int]:
+        """``(rows, kinds, child)``: every combo's strategy over the abstract children of
+        this seat's node at ``observation`` (``[1326, children]``, zero rows for combos
+        the board holds), the children's action kinds, and which child ``action`` is
+        read as (exactly as an opponent's would be, translation draws included)."""
         from checkraise.engine import ActionKind
 
         node = self._locate(observation)
@@ -321,9 +360,20 @@ class BlueprintAgent(BaseAgent):
         buckets = self._buckets(observation)
         rows = self.blueprint.rows(node, buckets)
         live = buckets >= 0
-        rows[live] = self._purify(rows[live])
-        out = np.where(live, rows[:, child - int(self.tree.first_child[node])], 0.0)
-        return out
+        rows[live] = self._purify(node, rows[live])
+        kinds = self.tree.act_kind[self.tree.children(node)]
+        return rows, kinds, child - int(self.tree.first_child[node])
+
+    def read_probabilities(self, observation: Observation, action: Action) -> Any:
+        """For every combo, the probability of the abstract action ``action`` is read as.
+
+        ``observation`` is this agent's seat about to act; ``action`` what it did. The
+        action is read exactly as an opponent's would be (translation draws included),
+        so range tracking can ask it of either seat. Combos that clash with the board
+        get 0.
+        """
+        rows, _, child = self.read_rows(observation, action)
+        return rows[:, child]
 
     def action_probabilities(self, observation: Observation) -> HandActionProbabilities:
         """The probability of each real action for every hand (exact)."""
@@ -334,7 +384,7 @@ class BlueprintAgent(BaseAgent):
         na = int(self.tree.num_children[node])
         rows = self.blueprint.rows(node, buckets)
         live = buckets >= 0
-        rows[live] = self._purify(rows[live])
+        rows[live] = self._purify(node, rows[live])
         real = [
             self._real(node, int(self.tree.first_child[node]) + k, observation) for k in range(na)
         ]

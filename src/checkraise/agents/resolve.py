@@ -11,14 +11,27 @@ this river (:mod:`checkraise.agents.subgame`). Each of the bot's decisions re-so
 only when the street's line has left the last subgame's tree.
 
 ``mode=depth`` re-solves the turn too, depth-limited (Moravcik et al. 2017; Brown,
-Sandholm & Amos 2018): the subgame ends with the turn's betting and a river value
-network (:class:`~checkraise.nn.river_values.RiverLeafValues`, option ``values``)
-values its leaves; on the river both ranges are then tracked through the turn by the
-turn subgame's own strategies (ours as we played them, his as the subgame assumed),
-and the river is re-solved unsafe.
+Sandholm & Amos 2018): the subgame ends with the turn's betting, and what follows is
+valued by ``leaf``:
+
+``network``
+    the river value network (:class:`~checkraise.nn.river_values.RiverLeafValues`,
+    option ``values``), DeepStack's way;
+``safe``
+    the ``k = 4`` continuation strategies (:mod:`checkraise.agents.continuations`):
+    at every end of the turn the opponent picks, hand by hand, the one best for him
+    (a choice node in the subgame), we play the blueprint;
+``model``
+    the same four, mixed by a posterior over which one the opponent plays, updated by
+    Bayes from his river actions across hands (the survey's exploitative version).
+
+On the river both ranges are then tracked through the turn by the turn subgame's own
+strategies (ours as we played them, his as the subgame assumed), and the river is
+re-solved unsafe.
 
 Options: ``mode`` (``unsafe``, ``safe`` or ``depth``; see :mod:`checkraise.agents.subgame`),
-``values`` (with ``depth``: the river network, ``default`` or a path),
+``leaf`` (with ``depth``: ``network``, ``safe`` or ``model``), ``values`` (with
+``leaf=network``: the river network, ``default`` or a path),
 ``file`` (the blueprint), ``seconds`` (time budget per re-solve, default 5),
 ``accuracy`` (stop at this exploitability, % of the pot; default 0.5), ``iterations``
 (at most this many per re-solve; default 2,000).
@@ -55,6 +68,8 @@ __all__ = ["AGENT_MODES", "ResolveAgent"]
 
 #: ``unsafe`` and ``safe`` re-solve the river; ``depth`` the turn (depth-limited) and the river.
 AGENT_MODES = ("unsafe", "safe", "depth")
+#: How ``mode=depth`` values the end of the turn.
+LEAVES = ("network", "safe", "model")
 
 
 class ResolveAgent(BaseAgent):
@@ -64,9 +79,12 @@ class ResolveAgent(BaseAgent):
     ----------
     mode : str
         ``safe`` (default), ``unsafe`` or ``depth`` (see the module docstring).
+    leaf : str
+        With ``depth``: ``network`` (default), ``safe`` or ``model`` (see the module
+        docstring).
     values : str
-        With ``depth``: the river value network of the turn's leaves (``default``, the
-        packaged one, or a path).
+        With ``leaf=network``: the river value network of the turn's leaves
+        (``default``, the packaged one, or a path).
     bound : str
         With ``safe``, the opponent's alternative value per hand: ``cbv`` (his
         best-response value against the blueprint: sound) or ``blueprint`` (his value
@@ -96,7 +114,8 @@ class ResolveAgent(BaseAgent):
     """
 
     def __init__(self, *, mode: str = "safe", bound: str = "cbv", gadget: str = "resolve",
-                 warm: int = 200, file: str = "small", values: str = "default",
+                 warm: int = 200, file: str = "small", leaf: str = "network",
+                 values: str = "default",
                  seconds: float = 5.0,
                  accuracy: float = 0.5, iterations: int = 2000,
                  seed: int | None = None) -> None:
@@ -133,11 +152,19 @@ class ResolveAgent(BaseAgent):
         self._combo = 0
         self._subgame: Subgame | None = None
         self._turn: Subgame | None = None  # the last turn subgame (mode depth)
+        if leaf not in LEAVES:
+            raise ConfigError(f"leaf={leaf!r}; expected one of {one_of(LEAVES)}")
+        self.leaf = leaf
         self.network: Any = None
-        if mode == "depth":
+        if mode == "depth" and leaf == "network":
             from checkraise.nn.river_values import RiverValueFunction
 
             self.network = RiverValueFunction(values)
+        self.posterior: Any = None
+        if mode == "depth" and leaf == "model":
+            from checkraise.agents.continuations import ContinuationPosterior
+
+            self.posterior = ContinuationPosterior()
 
     def begin_hand(self, seat: int, config: TableConfig, hole_cards: tuple[int, ...],
                    hand_number: int) -> None:
@@ -182,21 +209,38 @@ class ResolveAgent(BaseAgent):
         if sub is not None and sub.start.board == observation.board and sub.fits(labels):
             return sub, labels, False
         turn = observation.round == 2
-        leaves = None
-        if turn:
-            from checkraise.nn.river_values import RiverLeafValues
-
-            leaves = RiverLeafValues(self.network, observation.board)
+        leaves, choices = self._leaves(observation) if turn else (None, None)
         mode = "unsafe" if self.mode == "depth" else self.mode
         self._subgame = Subgame.solve(
             observation, self.ranges(observation), self._seat, mode,
             self.readers, bound=self.bound, gadget=self.gadget, warm=self.warm,
             accuracy=self.accuracy,
             max_seconds=self.seconds, max_iterations=self.iterations, leaf_values=leaves,
+            leaf_choices=choices,
         )
         if turn:
             self._turn = self._subgame
         return self._subgame, labels, True
+
+    def _leaves(self, observation: Observation) -> tuple[Any, tuple[int, int] | None]:
+        """The turn subgame's leaf values and the opponent's leaf choices (``leaf=safe``)."""
+        if self.leaf == "network":
+            from checkraise.nn.river_values import RiverLeafValues
+
+            return RiverLeafValues(self.network, observation.board), None
+        from checkraise.agents.continuations import ContinuationLeafValues
+
+        start = street_start(observation)
+        weights = None if self.leaf == "safe" else self.posterior.weights
+        values = ContinuationLeafValues(start, self.readers, self._seat, weights)
+        them = 1 if self._seat == start.oop_seat else 0  # the opponent's spot player
+        return values, ((them, values.choices) if self.leaf == "safe" else None)
+
+    def end_hand(self, observation: Observation, payoffs: tuple[Any, ...]) -> None:
+        if self.posterior is not None:
+            from checkraise.agents.continuations import observe_hand
+
+            observe_hand(self.posterior, observation, self.readers, 1 - self._seat)
 
     def act(self, observation: Observation) -> Action:
         if not self._resolves(observation):

@@ -208,13 +208,15 @@ class Subgame:
         max_seconds: float = 5.0,
         max_iterations: int = 2000,
         leaf_values: LeafValues | None = None,
+        leaf_choices: tuple[int, int] | None = None,
     ) -> Subgame:
         """Re-solve the street of ``observation`` for ``me`` (an engine seat).
 
         On the river the subgame runs to the end of the hand. On the turn it needs
         ``leaf_values`` and ends with the turn's betting (depth-limited solving, only
         ``unsafe``: the safe gadget's bounds would need the blueprint's values of the
-        turn and river).
+        turn and river); ``leaf_choices`` (spot player, k) gives that player a choice
+        between ``k`` leaves at each end of the turn (continuation strategies).
 
         ``ranges`` are both engine seats' weights at the start of the river. ``safe``
         needs ``readers``: a :class:`BlueprintAgent` per engine seat, sitting in that
@@ -264,7 +266,7 @@ class Subgame:
             values, cbv = _blueprint_values(spot, reach, mine, start, readers, bound)
             bounds = Gadget(1 - mine, values, maxmargin=gadget == "maxmargin")
         solver = SpotSolver(spot, reach=reach, gadget=bounds, precision="float32",
-                            leaf_values=leaf_values)
+                            leaf_values=leaf_values, leaf_choices=leaf_choices)
         if warm and bounds is not None:
             # Iterate without the gadget first and keep only the regrets: CFR then
             # starts the gadget's game from the unsafe solution and settles, among the

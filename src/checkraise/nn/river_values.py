@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MODEL_KIND",
+    "BucketLeafValues",
     "RiverLeafValues",
     "RiverTrainSettings",
     "RiverValueFunction",
@@ -423,29 +424,40 @@ class RiverValueFunction:
         return result
 
 
-class RiverLeafValues:
-    """``leaf_values`` of a depth-limited turn subgame: the river network at its leaves.
+class BucketLeafValues:
+    """``leaf_values`` of a depth-limited turn subgame from shares of the pot per river bucket.
 
     At a leaf (the turn's betting over, both players in) each river card the board
-    leaves is dealt: both reaches lose the combos holding it, the network gives every
-    combo its bucket's share of the pot on that card (the stack behind over the
-    leaf's pot as ``spr``), and a hand's value is the mean of its shares over the
-    cards, weighted by the opponent weight compatible with the hand and the card (the
-    solver's chance weighting per pair of hands). An all-in leaf (nothing behind) is
-    the same with ``spr`` 0. The spot solver asks for all leaves at once
-    (:meth:`batch`), so the network runs once per walk.
+    leaves is dealt: both reaches lose the combos holding it, :meth:`bucket_shares`
+    gives the traverser's share of the pot per bucket on that card, every combo takes
+    its bucket's share, and a hand's value is the mean of its shares over the cards,
+    weighted by the opponent weight compatible with the hand and the card (the
+    solver's chance weighting, per pair of hands). The spot solver asks for all leaves
+    at once (:meth:`batch`); the per-card work is in :mod:`checkraise.nn._leaf_kernels`.
+    Subclasses say where the shares come from.
     """
 
-    def __init__(self, function: RiverValueFunction, board: Sequence[int]) -> None:
+    def __init__(self, board: Sequence[int],
+                 bucket_of: Callable[[tuple[int, ...]], npt.NDArray[np.int64]],
+                 buckets: int) -> None:
         if len(board) != 4:
             raise ConfigError(f"a turn subgame's board has 4 cards; got {len(board)}")
-        self.function = function
         self.board = tuple(int(c) for c in board)
+        self.num = buckets
         dealt = set(self.board)
         self.cards = np.array([c for c in range(52) if c not in dealt], dtype=np.int64)
-        self.buckets = np.stack([river_buckets((*self.board, int(c)), function.abstraction)
-                                 for c in self.cards])  # (cards, 1326)
+        # (cards, 1326): each combo's river bucket on each card (-1 where it clashes)
+        self.buckets = np.ascontiguousarray(
+            np.stack([bucket_of((*self.board, int(c))) for c in self.cards]), dtype=np.int64)
         self.calls = 0
+
+    def bucket_shares(self, leaves: Sequence[Leaf], trav: int, reach: FloatArray,
+                      masses: FloatArray) -> FloatArray:
+        """The traverser's share per bucket ``(n, cards, B)`` of each leaf on each river
+        card, from both reaches at the leaves ``(n, 2, 1326)`` and ``masses``
+        ``(n, cards, 1326)``: the opponent weight compatible with each traverser hand
+        and card (0 where the card or the board clashes with the hand)."""
+        raise NotImplementedError
 
     def __call__(self, leaf: Leaf, trav: int, reach: tuple[FloatArray, FloatArray],
                  ) -> FloatArray:
@@ -455,23 +467,70 @@ class RiverLeafValues:
     def batch(self, leaves: Sequence[Leaf], trav: int,
               reaches: Sequence[tuple[FloatArray, FloatArray]]) -> FloatArray:
         """Chips of the pot won per combo ``(len(leaves), 1326)`` for the traverser."""
+        from checkraise.nn import _leaf_kernels as LK
+
         self.calls += 1
-        k = self.cards.size
         n = len(leaves)
-        num = self.function.buckets
-        r = np.asarray([np.stack(pair) for pair in reaches], dtype=np.float64)  # (n, 2, 1326)
-        # deal each river card: rows (leaf, card)
-        rr = np.repeat(r, k, axis=0)  # (n k, 2, 1326)
-        b = np.tile(self.buckets, (n, 1))  # (n k, 1326)
-        rr = np.where((b >= 0)[:, None, :], rr, 0.0)
-        # The data's smallest stack behind (an all-in leaf is as good as showdown there).
-        spr = np.repeat([max(leaf.stack / leaf.pot, SPR_RANGE[0]) for leaf in leaves], k)
-        x, w, _ = bucket_features(b, spr, rr, num)
-        e = self.function.bucket_shares(x, w)[:, trav * num:(trav + 1) * num]  # (n k, B)
-        shares = np.take_along_axis(e, np.maximum(b, 0), axis=1)  # (n k, 1326)
-        mass = compatible_mass(rr[:, 1 - trav]) * (b >= 0)  # (n k, 1326)
-        top = (shares * mass).reshape(n, k, NUM_COMBOS).sum(axis=1)
-        bottom = mass.reshape(n, k, NUM_COMBOS).sum(axis=1)
-        pots = np.array([leaf.pot for leaf in leaves])[:, None]
-        out: FloatArray = pots * top / np.where(bottom > 0, bottom, 1.0)
+        r = np.ascontiguousarray([np.stack(pair) for pair in reaches], dtype=np.float64)
+        masses = self.card_masses(r[:, 1 - trav])
+        shares = np.ascontiguousarray(self.bucket_shares(leaves, trav, r, masses))
+        out = np.empty((n, NUM_COMBOS))
+        pots = np.array([leaf.pot for leaf in leaves], dtype=np.float64)
+        LK.aggregate(shares, masses, self.buckets, pots, out)
         return out
+
+    def card_masses(self, reach: FloatArray) -> FloatArray:
+        """``(n, cards, 1326)``: the weight of each row of ``reach`` ``(n, 1326)``
+        compatible with each hand and river card."""
+        from checkraise.nn import _leaf_kernels as LK
+
+        out = np.empty((reach.shape[0], self.cards.size, NUM_COMBOS))
+        LK.card_masses(np.ascontiguousarray(reach), self.buckets, self.cards, _CARD_A,
+                       _CARD_B, _PAIR, out)
+        return out
+
+    def reach_per_bucket(self, reach: FloatArray) -> FloatArray:
+        """``(n, cards, B)``: the weight of each row of ``reach`` ``(n, 1326)`` per bucket
+        on each river card."""
+        from checkraise.nn import _leaf_kernels as LK
+
+        out = np.empty((reach.shape[0], self.cards.size, self.num))
+        LK.bucket_reach(np.ascontiguousarray(reach), self.buckets, self.num, out)
+        return out
+
+
+class RiverLeafValues(BucketLeafValues):
+    """:class:`BucketLeafValues` from the river network: on each card its shares per
+    bucket from both ranges and the stack behind over the leaf's pot (an all-in leaf,
+    nothing behind, at the data's smallest ``spr``). One network call per walk."""
+
+    def __init__(self, function: RiverValueFunction, board: Sequence[int]) -> None:
+        super().__init__(board, lambda cards: river_buckets(cards, function.abstraction),
+                         function.buckets)
+        self.function = function
+
+    def bucket_shares(self, leaves: Sequence[Leaf], trav: int, reach: FloatArray,
+                      masses: FloatArray) -> FloatArray:
+        from checkraise.nn import _leaf_kernels as LK
+
+        n, k, num = len(leaves), self.cards.size, self.num
+        other = 1 - trav
+        # the traverser's weight compatible with the other's hands, as ``masses`` is his
+        theirs = self.card_masses(reach[:, trav])
+        x = np.zeros((n, k, 2 * num + 2))
+        w = np.zeros((n, k, 2 * num))
+        for p, m in ((trav, masses), (other, theirs)):
+            mass = self.reach_per_bucket(reach[:, p])
+            x[:, :, p * num:(p + 1) * num] = mass / np.maximum(
+                mass.sum(axis=2, keepdims=True), 1e-300)
+            rm = np.empty((n, k, num))
+            LK.bucket_weights(np.ascontiguousarray(reach[:, p]), m, self.buckets, num, rm)
+            w[:, :, p * num:(p + 1) * num] = rm / np.maximum(rm.sum(axis=2, keepdims=True),
+                                                             1e-300)
+        # The data's smallest stack behind (an all-in leaf is as good as showdown there).
+        spr = np.array([max(leaf.stack / leaf.pot, SPR_RANGE[0]) for leaf in leaves])
+        x[:, :, -2] = (np.log(np.maximum(spr, 1e-3)) / _SPR_SCALE)[:, None]
+        x[:, :, -1] = (1.0 / (1.0 + spr))[:, None]
+        out = self.function.bucket_shares(x.reshape(n * k, -1), w.reshape(n * k, -1))
+        shares: FloatArray = out[:, trav * num:(trav + 1) * num].reshape(n, k, num)
+        return shares

@@ -209,6 +209,7 @@ def save_solution(
         "command": command,
         "hands": list(solver.hands),
         "depth_limited": solver.leaf_values is not None,
+        "leaf_choices": None if solver.leaf_choices is None else list(solver.leaf_choices),
         "gadget": None if gadget is None else {"player": gadget.player,
                                                "maxmargin": gadget.maxmargin},
         "tree": {"nodes": solver.tree.num_nodes, "storage": list(solver.tree.storage),
@@ -328,6 +329,16 @@ def _gadget(header: dict[str, Any], arrays: dict[str, np.ndarray], path: Path) -
     return Gadget(int(player), np.asarray(values, np.float64), maxmargin)
 
 
+def _leaf_choices(header: dict[str, Any], where: Path) -> tuple[int, int] | None:
+    found = header.get("leaf_choices")
+    if found is None:
+        return None
+    if (not isinstance(found, list) or len(found) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in found)):
+        raise SolutionError(f"{where}: leaf_choices {found!r}; expected [player, k]")
+    return int(found[0]), int(found[1])
+
+
 def load_solution(
     folder: str | Path, threads: int = 1, leaf_values: LeafValues | None = None
 ) -> tuple[SpotSolver, SolutionInfo]:
@@ -382,6 +393,7 @@ def load_solution(
             reach=(arrays["reach0"], arrays["reach1"]),
             leaf_values=leaf_values,
             gadget=_gadget(header, arrays, where),
+            leaf_choices=_leaf_choices(header, where),
         )
     except SolutionError:
         raise

@@ -74,6 +74,8 @@ class Leaf:
     combos: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
     """Each player's hands: the traverser's values are needed for all of them, also
     those his own strategy no longer brings here (reach 0): regrets need them."""
+    choice: int = 0
+    """With ``leaf_choices``: which of the ``k`` continuations this leaf stands for."""
 
 
 LeafValues = Callable[[Leaf, int, tuple[FloatArray, FloatArray]], npt.ArrayLike]
@@ -181,6 +183,10 @@ class SpotSolver:
         Solve only one of each set of suit-isomorphic turn and river cards
         (where the board and both ranges are symmetric in two suits), and store
         only one at the first chance layer; locks must then be symmetric too.
+    leaf_choices : (player, k) or None
+        With ``leaf_values``: at every non-all-in end of the first street ``player``
+        chooses, hand by hand, which of ``k`` leaves the game goes on from (the
+        :attr:`Leaf.choice`; Brown, Sandholm & Amos 2018's continuation strategies).
 
     Examples
     --------
@@ -203,6 +209,7 @@ class SpotSolver:
         leaf_values: LeafValues | None = None,
         gadget: Gadget | None = None,
         isomorphism: bool = True,
+        leaf_choices: tuple[int, int] | None = None,
     ) -> None:
         if algorithm not in SOLVER_ALGORITHMS:
             raise ConfigError(
@@ -246,8 +253,12 @@ class SpotSolver:
         self._gadget_cum = np.zeros_like(self._gadget_regret)
         self._root_mass: dict[int, FloatArray] = {}
         self._setup_isomorphism(isomorphism, weights)
+        if leaf_choices is not None and leaf_values is None:
+            raise ConfigError("leaf_choices need leaf_values: they choose among leaf values")
+        self.leaf_choices = leaf_choices
         self.tree: SpotTree = build_tree(spot, self.hands, depth_limited=leaf_values is not None,
-                                         first_outcomes=self._first_outcomes)
+                                         first_outcomes=self._first_outcomes,
+                                         leaf_choices=leaf_choices)
         self.nodes = _node_table(self.tree)
         self._slots = np.flatnonzero(self.nodes[:, K._SLOT] >= 0)
         self._build_showdowns()
@@ -442,10 +453,12 @@ class SpotSolver:
             reach[trav][self.combos[trav]] = self._task_reach[slot, 0, :n_t]
             reach[other][self.combos[other]] = self._task_reach[slot, 1, :n_o]
             committed = float(self.tree.commit[node])
+            label = self.tree.labels[node]
             leaves.append(Leaf(
                 node=node, line=self._line_of(node), board=self.board,
                 pot=self.spot.pot + 2 * committed, committed=committed,
                 stack=self.spot.stack - committed, combos=(self.combos[0], self.combos[1]),
+                choice=int(label[1:]) if label.startswith("k") else 0,
             ))
             reaches.append((reach[0], reach[1]))
         batch = getattr(self.leaf_values, "batch", None)

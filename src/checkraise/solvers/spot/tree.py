@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from checkraise.errors import CheckraiseError
+from checkraise.errors import CheckraiseError, ConfigError
 from checkraise.solvers.spot.config import STREETS, BetSizes, Spot
 
 __all__ = ["CHANCE", "DECISION", "FOLD", "LEAF", "SHOWDOWN", "SpotTree", "build_tree"]
@@ -146,9 +146,11 @@ class _Street:
 
 
 class _Builder:
-    def __init__(self, spot: Spot, hands: tuple[int, int], depth_limited: bool) -> None:
+    def __init__(self, spot: Spot, hands: tuple[int, int], depth_limited: bool,
+                 leaf_choices: tuple[int, int] | None = None) -> None:
         self.spot = spot
         self.depth_limited = depth_limited
+        self.leaf_choices = leaf_choices
         self.hands = hands
         self.kind: list[int] = []
         self.player: list[int] = []
@@ -264,6 +266,18 @@ class _Builder:
             return
         board_len = 3 + s.street
         self.commit[node] = committed
+        if self.depth_limited and self.leaf_choices is not None and not allin:
+            # The chooser picks how the rest of the game is played: one leaf per choice.
+            chooser, count = self.leaf_choices
+            self.kind[node] = DECISION
+            self.player[node] = chooser
+            first = len(self.kind)
+            for i in range(count):
+                self.new(LEAF, -1, node, s.street, committed, f"k{i}")
+            self.child_start[node] = first
+            self.child_count[node] = count
+            self.max_depth = max(self.max_depth, depth + 1)
+            return
         if self.depth_limited:
             self.kind[node] = LEAF
             return
@@ -282,7 +296,7 @@ class _Builder:
 
 def build_tree(
     spot: Spot, hands: tuple[int, int], depth_limited: bool = False,
-    first_outcomes: int | None = None,
+    first_outcomes: int | None = None, leaf_choices: tuple[int, int] | None = None,
 ) -> SpotTree:
     """The betting tree of ``spot`` with storage laid out for ``hands`` per player.
 
@@ -290,7 +304,11 @@ def build_tree(
     nodes (the others being suit-isomorphic to them); default: every card.
 
     ``depth_limited`` ends the tree with :data:`LEAF` nodes where the first street
-    ends (before the next card), for solving with values given at the leaves.
+    ends (before the next card), for solving with values given at the leaves. With
+    ``leaf_choices = (player, k)`` each such end is instead a decision of ``player``
+    between ``k`` leaves labelled ``k0`` ... (Brown, Sandholm & Amos 2018: he picks
+    which of ``k`` continuation strategies the rest of the game is played by); an
+    all-in end stays one leaf, as no betting is left to play.
 
     Examples
     --------
@@ -303,7 +321,11 @@ def build_tree(
     >>> [tree.labels[c] for c in tree.children(tree.find("b50"))]
     ['f', 'c']
     """
-    b = _Builder(spot, hands, depth_limited)
+    if leaf_choices is not None and (not depth_limited or leaf_choices[0] not in (0, 1)
+                                     or leaf_choices[1] < 1):
+        raise ConfigError(f"leaf_choices={leaf_choices!r}; expected (player 0 or 1, k >= 1) "
+                          "in a depth-limited tree")
+    b = _Builder(spot, hands, depth_limited, leaf_choices)
     street = spot.first_street
     root = b.new(DECISION, 0, -1, street, 0.0, "")
     start = _Street(street, spot.pot, spot.stack, 0, (0, 0), 0, 0, False)
