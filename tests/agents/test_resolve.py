@@ -284,13 +284,14 @@ def test_street_start_of_an_earlier_street_has_its_actions_only() -> None:
 def river_network(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A tiny river value network (a few situations, a few epochs): enough to play by."""
     from checkraise.nn.river_data import RiverDataSettings, generate, load_situations
-    from checkraise.nn.river_values import RiverTrainSettings, train_river
+    from checkraise.nn.river_values import train_river
+    from checkraise.nn.values import TrainSettings
 
     folder = tmp_path_factory.mktemp("river")
     generate(folder / "data", RiverDataSettings(4, seed=2, accuracy=20.0, max_iterations=5,
                                                 chunk_size=2))
     situations, _ = load_situations(folder / "data")
-    train_river(situations, RiverTrainSettings(hidden=(16,), epochs=2, batch_size=2,
+    train_river(situations, TrainSettings(hidden=(16,), epochs=2, batch_size=2,
                                                validation=0.25), folder / "river.npz")
     return str(folder / "river.npz")
 

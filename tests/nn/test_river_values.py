@@ -20,7 +20,6 @@ from checkraise.nn.river_data import (
 )
 from checkraise.nn.river_values import (
     RiverLeafValues,
-    RiverTrainSettings,
     RiverValueFunction,
     bucket_features,
     bucket_targets,
@@ -30,6 +29,7 @@ from checkraise.nn.river_values import (
     train_river,
     zero_sum_correct,
 )
+from checkraise.nn.values import TrainSettings
 from checkraise.solvers.spot.solver import Leaf
 
 BOARD = tuple(parse_cards("As Kd 7h 7c 2s"))
@@ -181,7 +181,7 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
                                                 chunk_size=3))
     situations, _ = load_situations(folder / "data")
     out = folder / "river.npz"
-    train_river(situations, RiverTrainSettings(hidden=(16, 16), epochs=3, batch_size=2,
+    train_river(situations, TrainSettings(hidden=(16, 16), epochs=3, batch_size=2,
                                                validation=0.34), out)
     return out
 

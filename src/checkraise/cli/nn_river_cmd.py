@@ -17,7 +17,14 @@ from typing import Any
 
 import typer
 
-from checkraise.cli._options import check_seed, command_line
+from checkraise.cli._options import (
+    ADDRESS_HELP,
+    BACKEND_HELP,
+    check_positive,
+    check_seed,
+    command_line,
+    stderr_bar,
+)
 from checkraise.cli.nn_cmd import nn_app
 from checkraise.errors import ConfigError
 
@@ -29,21 +36,6 @@ river_app = typer.Typer(
     no_args_is_help=True,
 )
 nn_app.add_typer(river_app, name="river")
-
-
-def _positive(option: str, value: float) -> None:
-    if not value >= 1:
-        raise ConfigError(f"invalid {option} {value}: expected 1 or more")
-
-
-def _bar(label: str, total: int | None) -> Any:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   console=Console(stderr=True), transient=True)
-    bar.add_task(label, total=total)
-    return bar
 
 
 @river_app.command("generate")
@@ -58,9 +50,8 @@ def generate_cmd(
                                        help="Iterations a solve stops at otherwise."),
     chunk_size: int = typer.Option(100, "--chunk-size", help="Situations per chunk file."),
     workers: int = typer.Option(1, "--workers", help="Processes (or Ray tasks at once)."),
-    backend: str = typer.Option("local", "--backend", help="local or ray."),
-    address: str | None = typer.Option(None, "--address", help="With --backend ray: the "
-                                       "cluster to join (default: start a local Ray)."),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
+    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
     """Solve random river situations (random boards, stacks and recursive random ranges).
@@ -72,10 +63,10 @@ def generate_cmd(
 
     for option, value in (("--situations", situations), ("--max-iterations", max_iterations),
                           ("--chunk-size", chunk_size), ("--workers", workers)):
-        _positive(option, value)
+        check_positive(option, value)
     settings = RiverDataSettings(situations, seed, accuracy, max_iterations, chunk_size)
     start = time.perf_counter()
-    with _bar("situations", situations) as bar:
+    with stderr_bar("situations", situations) as bar:
         task = bar.task_ids[0]
         written = generate(out, settings, workers=workers, backend=backend, address=address,
                            progress=lambda n: bar.update(task, advance=n))
@@ -123,9 +114,9 @@ def train_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
     """Train the river network (Huber loss, zero-sum outputs) and plot its loss curves."""
-    _positive("--epochs", epochs)
-    _positive("--batch-size", batch_size)
-    _positive("--threads", threads)
+    check_positive("--epochs", epochs)
+    check_positive("--batch-size", batch_size)
+    check_positive("--threads", threads)
     try:
         widths = tuple(int(w) for w in hidden.split(","))
     except ValueError:
@@ -133,13 +124,14 @@ def train_cmd(
     if out.parent != Path() and not out.parent.is_dir():
         raise ConfigError(f"folder {str(out.parent)!r} of --out does not exist")
     from checkraise.nn.river_data import load_situations
-    from checkraise.nn.river_values import RiverTrainSettings, train_river
+    from checkraise.nn.river_values import train_river
+    from checkraise.nn.values import TrainSettings
 
-    settings = RiverTrainSettings(hidden=widths, epochs=epochs, batch_size=batch_size,
-                                  learning_rate=lr, seed=seed, threads=threads)
+    settings = TrainSettings(hidden=widths, epochs=epochs, batch_size=batch_size,
+                             learning_rate=lr, seed=seed, threads=threads)
     situations, data_settings = load_situations(data)
     n = int(situations["spr"].shape[0])
-    with _bar("epochs", epochs) as bar:
+    with stderr_bar("epochs", epochs) as bar:
         task = bar.task_ids[0]
         result = train_river(
             situations, settings, out, command=command_line(ctx),
@@ -179,7 +171,7 @@ def eval_cmd(
     report: dict[str, Any] = {"model": str(function.path),
                               "river": evaluate_river(function, data)}
     if turn_spots > 0:
-        with _bar("turn spots", turn_spots) as bar:
+        with stderr_bar("turn spots", turn_spots) as bar:
             task = bar.task_ids[0]
             report["turn"] = evaluate_turn(function, turn_spots, seed,
                                            progress=lambda: bar.update(task, advance=1))

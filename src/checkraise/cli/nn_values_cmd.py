@@ -11,11 +11,10 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any
 
 import typer
 
-from checkraise.cli._options import check_seed, command_line
+from checkraise.cli._options import check_positive, check_seed, command_line, stderr_bar
 from checkraise.cli.nn_cmd import nn_app
 from checkraise.errors import ConfigError
 
@@ -34,21 +33,6 @@ nn_app.add_typer(values_app, name="values")
 #: continual re-solving with their network.
 DEEPSTACK_LEDUC_PUBLISHED = {"cfr_1000_iterations": 1.0, "continual_resolving": 1.37,
                              "random_strategy": 175.0}
-
-
-def _positive(option: str, value: int) -> None:
-    if value < 1:
-        raise ConfigError(f"invalid {option} {value}: expected 1 or more")
-
-
-def _bar(label: str, total: int | None) -> Any:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   console=Console(stderr=True), transient=True)
-    bar.add_task(label, total=total)
-    return bar
 
 
 @values_app.command("generate")
@@ -73,10 +57,10 @@ def generate_cmd(
         raise ConfigError(f"invalid --game {game!r}: expected leduc")
     for option, value in (("--situations", situations), ("--iterations", iterations),
                           ("--chunk-size", chunk_size)):
-        _positive(option, value)
+        check_positive(option, value)
     settings = DataSettings(situations, iterations, seed, chunk_size)
     start = time.perf_counter()
-    with _bar("situations", situations) as bar:
+    with stderr_bar("situations", situations) as bar:
         task = bar.task_ids[0]
         files = generate(out, settings, progress=lambda done, _n: bar.update(task,
                                                                               completed=done))
@@ -122,8 +106,8 @@ def train_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
     """Train the value network (Huber loss, zero-sum outputs) and plot its loss curves."""
-    _positive("--epochs", epochs)
-    _positive("--batch-size", batch_size)
+    check_positive("--epochs", epochs)
+    check_positive("--batch-size", batch_size)
     try:
         widths = tuple(int(w) for w in hidden.split(","))
     except ValueError:
@@ -135,7 +119,7 @@ def train_cmd(
 
     settings = TrainSettings(hidden=widths, epochs=epochs, batch_size=batch_size, seed=seed)
     inputs, targets, data_settings = load_data(data)
-    with _bar("epochs", epochs) as bar:
+    with stderr_bar("epochs", epochs) as bar:
         task = bar.task_ids[0]
         result = train(inputs, targets, settings, out, command=command_line(ctx),
                        progress=lambda e, _n, _t, _v: bar.update(task, completed=e),
@@ -187,13 +171,13 @@ def eval_cmd(
     for every private card is collected and best-responded to exactly (chips per
     hand, ante 1). CFR+ runs as many iterations on the whole game as one re-solve.
     """
-    _positive("--iterations", iterations)
+    check_positive("--iterations", iterations)
     from checkraise.nn.deepstack import NetworkValues, evaluate
     from checkraise.nn.values import ValueFunction, default_model
 
     path = default_model() if model is None else model
     network = ValueFunction(path)
-    with _bar("re-solves", None) as bar:
+    with stderr_bar("re-solves", None) as bar:
         task = bar.task_ids[0]
         result = evaluate(NetworkValues(network), iterations,
                           progress=lambda done: bar.update(task, completed=done))

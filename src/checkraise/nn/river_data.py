@@ -39,6 +39,7 @@ import numpy.typing as npt
 
 from checkraise.cards import COMBO_CARDS, NUM_COMBOS
 from checkraise.errors import ConfigError, FormatError
+from checkraise.nn._manifest import MANIFEST, check_manifest
 
 __all__ = [
     "POT",
@@ -64,7 +65,6 @@ _BIG_BLIND = 10
 #: no value measurably but gives every hand a counterfactual value).
 RANGE_FLOOR = 1e-6
 SPR_RANGE = (0.05, 30.0)
-_MANIFEST = "manifest.json"
 _KEYS = ("boards", "spr", "ranges", "shares")
 
 
@@ -251,34 +251,6 @@ def chunk_path(folder: Path, index: int) -> Path:
     return folder / f"river_{index:05d}.npz"
 
 
-def _check_manifest(folder: Path, settings: RiverDataSettings) -> None:
-    path = folder / _MANIFEST
-    wanted = asdict(settings)
-    if path.exists():
-        try:
-            found = json.loads(path.read_text())
-        except ValueError as exc:
-            raise FormatError(f"{path}: not JSON ({exc})") from exc
-        fixed = {k: v for k, v in wanted.items() if k != "situations"}
-        if {k: v for k, v in found.items() if k != "situations"} != fixed:
-            raise ConfigError(
-                f"{folder} holds river data made with {found}; asked for {wanted} (use "
-                "another folder, or the same seed, accuracy, iterations and chunk size)"
-            )
-        if int(found.get("situations", 0)) > settings.situations:
-            raise ConfigError(
-                f"{folder} holds {found['situations']} situations; asked for "
-                f"{settings.situations} (a folder only grows; use another folder)"
-            )
-        last = int(found["situations"]) // settings.chunk_size
-        if int(found["situations"]) % settings.chunk_size and chunk_path(folder, last).exists():
-            chunk_path(folder, last).unlink()  # a short last chunk is remade whole
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(wanted, indent=2) + "\n")
-    tmp.replace(path)
-
-
 def generate(
     folder: str | Path,
     settings: RiverDataSettings,
@@ -299,7 +271,7 @@ def generate(
     out = Path(folder)
     if out.exists() and not out.is_dir():
         raise ConfigError(f"{out} is a file; expected a folder for the river data")
-    _check_manifest(out, settings)
+    check_manifest(out, asdict(settings), chunk_path, "river data")
     todo = [_ChunkItem(settings, i) for i in range(settings.chunks)
             if not chunk_path(out, i).exists()]
     written = [0]
@@ -323,9 +295,9 @@ def load_situations(folder: str | Path) -> tuple[dict[str, npt.NDArray[Any]], Ri
     if not out.is_dir():
         raise ConfigError(f"river data folder {out} does not exist; expected the --out of "
                           "'checkraise nn river generate'")
-    path = out / _MANIFEST
+    path = out / MANIFEST
     if not path.exists():
-        raise FormatError(f"{out} has no {_MANIFEST}; expected a folder written by "
+        raise FormatError(f"{out} has no {MANIFEST}; expected a folder written by "
                           "'checkraise nn river generate'")
     try:
         settings = RiverDataSettings(**json.loads(path.read_text()))

@@ -45,6 +45,7 @@ from checkraise.cards import COMBO_CARDS, NUM_COMBOS
 from checkraise.errors import ConfigError
 from checkraise.nn.io import ModelFileError, load_model, require_torch, save_model
 from checkraise.nn.river_data import SPR_RANGE
+from checkraise.nn.values import TrainSettings
 
 if TYPE_CHECKING:
     from checkraise.solvers.spot.solver import Leaf
@@ -53,7 +54,6 @@ __all__ = [
     "MODEL_KIND",
     "BucketLeafValues",
     "RiverLeafValues",
-    "RiverTrainSettings",
     "RiverValueFunction",
     "bucket_features",
     "compatible_mass",
@@ -127,45 +127,50 @@ def bucket_features(
 
     ``buckets`` is ``(n, 1326)`` (or one row for all), ``ranges`` ``(n, 2, 1326)``.
     """
-    r = np.asarray(ranges, dtype=np.float64)
+    r, m, live, offsets = _bucketed(buckets, ranges, num)
     n = r.shape[0]
-    b = np.broadcast_to(np.asarray(buckets, dtype=np.int64), (n, NUM_COMBOS))
-    live = b >= 0
-    r = np.where(live[:, None, :], r, 0.0)
-    m = np.stack([compatible_mass(r[:, 1]), compatible_mass(r[:, 0])], axis=1)
-    offsets = (np.arange(n)[:, None] * num + np.where(live, b, 0))
     x = np.zeros((n, 2 * num + 2))
     weights = np.zeros((n, 2 * num))
     for p in range(2):
-        mass = np.bincount(offsets.ravel(), weights=(r[:, p] * live).ravel(),
-                           minlength=n * num).reshape(n, num)
+        mass = np.bincount(offsets, weights=r[:, p].ravel(), minlength=n * num).reshape(n, num)
         x[:, p * num:(p + 1) * num] = mass / np.maximum(mass.sum(axis=1, keepdims=True), 1e-300)
-        rm = np.bincount(offsets.ravel(), weights=(r[:, p] * m[:, p] * live).ravel(),
+        rm = np.bincount(offsets, weights=(r[:, p] * m[:, p]).ravel(),
                          minlength=n * num).reshape(n, num)
         weights[:, p * num:(p + 1) * num] = rm / np.maximum(rm.sum(axis=1, keepdims=True),
                                                              1e-300)
     s = np.broadcast_to(np.asarray(spr, dtype=np.float64), (n,))
     x[:, -2] = np.log(np.maximum(s, 1e-3)) / _SPR_SCALE
     x[:, -1] = 1.0 / (1.0 + s)
-    filled = np.bincount(offsets[live], minlength=n * num).reshape(n, num) > 0
+    filled = np.bincount(offsets[live.ravel()], minlength=n * num).reshape(n, num) > 0
     return x, weights, filled
 
 
-def bucket_targets(buckets: npt.NDArray[np.int64], ranges: FloatArray, shares: FloatArray,
-                   num: int) -> FloatArray:
-    """Each player's share per bucket ``(n, 2 B)``: the mean over the bucket's combos
-    weighted by ``r(h) m(h)`` (0 where the board fills no combo of it)."""
+def _bucketed(buckets: npt.NDArray[np.int64], ranges: FloatArray, num: int,
+              ) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+    """``(r, m, live, offsets)``: the ranges without the board's combos ``(n, 2, 1326)``,
+    each player's compatible opponent weight per combo, which combos the board leaves
+    ``(n, 1326)``, and each combo's row-and-bucket index into a flat ``(n * num)`` array
+    (its bucket 0 where dead; dead combos weigh 0)."""
     r = np.asarray(ranges, dtype=np.float64)
     n = r.shape[0]
     b = np.broadcast_to(np.asarray(buckets, dtype=np.int64), (n, NUM_COMBOS))
     live = b >= 0
     r = np.where(live[:, None, :], r, 0.0)
     m = np.stack([compatible_mass(r[:, 1]), compatible_mass(r[:, 0])], axis=1)
-    e = np.where(live[:, None, :], np.nan_to_num(np.asarray(shares, np.float64)), 0.0)
     offsets = (np.arange(n)[:, None] * num + np.where(live, b, 0)).ravel()
+    return r, m, live, offsets
+
+
+def bucket_targets(buckets: npt.NDArray[np.int64], ranges: FloatArray, shares: FloatArray,
+                   num: int) -> FloatArray:
+    """Each player's share per bucket ``(n, 2 B)``: the mean over the bucket's combos
+    weighted by ``r(h) m(h)`` (0 where the board fills no combo of it)."""
+    r, m, live, offsets = _bucketed(buckets, ranges, num)
+    n = r.shape[0]
+    e = np.where(live[:, None, :], np.nan_to_num(np.asarray(shares, np.float64)), 0.0)
     out = np.zeros((n, 2 * num))
     for p in range(2):
-        w = (r[:, p] * m[:, p] * live).ravel()
+        w = (r[:, p] * m[:, p]).ravel()
         top = np.bincount(offsets, weights=w * e[:, p].ravel(), minlength=n * num)
         bottom = np.bincount(offsets, weights=w, minlength=n * num)
         out[:, p * num:(p + 1) * num] = (top / np.where(bottom > 0, bottom, 1.0)).reshape(n, num)
@@ -188,47 +193,6 @@ def zero_sum_correct(raw: FloatArray, weights: FloatArray) -> FloatArray:
 
 
 # ------------------------------------------------------------------------ training
-@dataclass(frozen=True)
-class RiverTrainSettings:
-    """How the river value network is trained.
-
-    Parameters
-    ----------
-    hidden : tuple of int
-        Hidden layer widths (PReLU).
-    epochs, batch_size : int
-        Passes over the training part, situations per Adam step.
-    learning_rate : float
-        Adam's step size (halved every ``epochs // 4`` epochs).
-    validation : float
-        Share of the situations held out (a seeded permutation).
-    seed : int
-        Seeds the split, the initial weights and the batch order.
-    threads : int
-        torch's intra-op threads.
-    """
-
-    hidden: tuple[int, ...] = (256, 256, 256)
-    epochs: int = 60
-    batch_size: int = 256
-    learning_rate: float = 1e-3
-    validation: float = 0.1
-    seed: int = 0
-    threads: int = 1
-
-    def __post_init__(self) -> None:
-        for name in ("epochs", "batch_size", "threads"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ConfigError(f"{name}={value!r}; expected a whole number >= 1")
-        if not self.hidden or any(int(h) < 1 for h in self.hidden):
-            raise ConfigError(f"hidden={self.hidden!r}; expected widths >= 1")
-        if not 0.0 < self.validation < 1.0:
-            raise ConfigError(f"validation={self.validation!r}; expected a share in (0, 1)")
-        if not self.learning_rate > 0.0:
-            raise ConfigError(f"learning_rate={self.learning_rate!r}; expected > 0")
-
-
 @dataclass(frozen=True)
 class RiverTrainResult:
     """Losses per epoch (Huber, shares of the pot), the held-out mean absolute error
@@ -279,14 +243,15 @@ def training_arrays(situations: dict[str, npt.NDArray[Any]], abstraction: str = 
 
 def train_river(
     situations: dict[str, npt.NDArray[Any]],
-    settings: RiverTrainSettings,
+    settings: TrainSettings,
     out: str | Path,
     command: str = "",
     progress: Callable[[int, int, float, float], None] | None = None,
     data_info: dict[str, Any] | None = None,
     abstraction: str = "default",
 ) -> RiverTrainResult:
-    """Train the river network on raw situations and save it to ``out``.
+    """Train the river network on raw situations and save it to ``out`` (the settings
+    are the Leduc network's, :class:`checkraise.nn.values.TrainSettings`).
 
     ``progress(epoch, epochs, train_loss, valid_loss)`` is called after each epoch.
     """

@@ -37,6 +37,7 @@ import numpy.typing as npt
 from checkraise.errors import ConfigError, FormatError
 from checkraise.games.leduc import LeducPoker, LeducState
 from checkraise.games.public_tree import PublicTree
+from checkraise.nn._manifest import MANIFEST, check_manifest
 from checkraise.solvers.vectorised import VectorisedCFRSolver
 
 __all__ = [
@@ -66,7 +67,6 @@ DEAL_WEIGHT = 120.0
 #: board one-hot, pot / 10, both ranges.
 INPUT_SIZE = NUM_CARDS + 1 + 2 * NUM_CARDS
 OUTPUT_SIZE = 2 * NUM_CARDS
-_MANIFEST = "manifest.json"
 
 
 def _strength(card: int, board: int) -> int:
@@ -200,39 +200,6 @@ def _make_chunk(settings: DataSettings, index: int) -> dict[str, npt.NDArray[np.
     return {"inputs": inputs, "targets": targets}
 
 
-def _check_manifest(folder: Path, settings: DataSettings) -> None:
-    path = folder / _MANIFEST
-    wanted = asdict(settings)
-    if path.exists():
-        try:
-            found = json.loads(path.read_text())
-        except ValueError as exc:
-            raise FormatError(f"{path}: not JSON ({exc})") from exc
-        # Chunk k depends on (seed, k) alone, so a folder may grow to more situations
-        # (the last chunk, if short, is remade whole).
-        same = {k: v for k, v in found.items() if k != "situations"} == {
-            k: v for k, v in wanted.items() if k != "situations"}
-        if not same:
-            raise ConfigError(
-                f"{folder} holds data made with {found}; asked for {wanted} "
-                "(use another folder, or the same iterations, seed and chunk size to resume)"
-            )
-        if found.get("situations") == settings.situations:
-            return
-        if int(found["situations"]) > settings.situations:
-            raise ConfigError(
-                f"{folder} holds {found['situations']} situations; asked for "
-                f"{settings.situations} (a folder only grows; use another folder)"
-            )
-        last = chunk_path(folder, int(found["situations"]) // settings.chunk_size)
-        if int(found["situations"]) % settings.chunk_size and last.exists():
-            last.unlink()
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(wanted, indent=2) + "\n")
-    tmp.replace(path)
-
-
 def generate(
     folder: str | Path,
     settings: DataSettings,
@@ -248,7 +215,7 @@ def generate(
     out = Path(folder)
     if out.exists() and not out.is_dir():
         raise ConfigError(f"{out} is a file; expected a folder for the data chunks")
-    _check_manifest(out, settings)
+    check_manifest(out, asdict(settings), chunk_path, "data")
     written = 0
     done = 0
     for index in range(settings.chunks):
@@ -274,9 +241,9 @@ def load_data(folder: str | Path) -> tuple[FloatArray, FloatArray, DataSettings]
     if not out.is_dir():
         raise ConfigError(f"data folder {out} does not exist; expected the --out of "
                           "'checkraise nn values generate'")
-    path = out / _MANIFEST
+    path = out / MANIFEST
     if not path.exists():
-        raise FormatError(f"{out} has no {_MANIFEST}; expected a folder written by "
+        raise FormatError(f"{out} has no {MANIFEST}; expected a folder written by "
                           "'checkraise nn values generate'")
     try:
         settings = DataSettings(**json.loads(path.read_text()))

@@ -1,0 +1,56 @@
+"""The manifest of a folder of seeded data chunks, shared by the value networks' data.
+
+A folder of chunks (chunk ``k`` depends on the settings' seed and ``k`` alone) holds a
+``manifest.json`` of the settings that made it. A run may resume it, or grow it to
+more situations, only with the same other settings; a short last chunk is then made
+again whole.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from checkraise.errors import ConfigError, FormatError
+
+__all__ = ["MANIFEST", "check_manifest"]
+
+MANIFEST = "manifest.json"
+
+
+def check_manifest(folder: Path, wanted: dict[str, Any], chunk_path: Callable[[Path, int], Path],
+                   what: str) -> None:
+    """Refuse ``folder`` if it holds chunks of other settings than ``wanted`` (which has
+    ``situations`` and ``chunk_size``); else write ``wanted`` as its manifest.
+
+    A folder made with fewer situations grows (its short last chunk is removed, to be
+    made whole); one with more is refused: a folder only grows.
+    """
+    path = folder / MANIFEST
+    if path.exists():
+        try:
+            found = json.loads(path.read_text())
+        except ValueError as exc:
+            raise FormatError(f"{path}: not JSON ({exc})") from exc
+        fixed = {k: v for k, v in wanted.items() if k != "situations"}
+        if {k: v for k, v in found.items() if k != "situations"} != fixed:
+            others = ", ".join(k for k in fixed if k != "chunk_size")
+            raise ConfigError(
+                f"{folder} holds {what} made with {found}; asked for {wanted} (use another "
+                f"folder, or the same {others} and chunk size to resume)"
+            )
+        if int(found.get("situations", 0)) > int(wanted["situations"]):
+            raise ConfigError(
+                f"{folder} holds {found['situations']} situations; asked for "
+                f"{wanted['situations']} (a folder only grows; use another folder)"
+            )
+        size = int(wanted["chunk_size"])
+        last = chunk_path(folder, int(found["situations"]) // size)
+        if int(found["situations"]) % size and last.exists():
+            last.unlink()
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(wanted, indent=2) + "\n")
+    tmp.replace(path)
