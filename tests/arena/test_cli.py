@@ -208,3 +208,9 @@ def test_a_whole_match_and_tournament_import_with_every_hand(tmp_path: Path) -> 
     reports = import_files(db, sorted((tour / "logs").glob("rep-*.txt")))
     assert len(reports) == 3
     assert sum(r.added for r in reports) == sum(r.hands for r in reports) > 0
+    # another session (another seed) into the same database keeps all its hands too
+    other = tmp_path / "t2"
+    assert main(["tournament", "-a", "call,raise,checkfold", "--repeat", "2", "--hands", "12",
+                 "--seed", "5", "--workers", "1", "--out", str(other)]) == 0
+    reports = import_files(db, sorted((other / "logs").glob("rep-*.txt")))
+    assert sum(r.added for r in reports) == sum(r.hands for r in reports) > 0

@@ -18,7 +18,8 @@ from the river's start on, over its pot) when our hand is in bucket ``b`` and hi
 reaching them. A showdown is won by the higher bucket (a river bucket is a band of
 exact hand strength, EHS) and split within one: the one approximation here, beside
 those of the blueprint itself. The opponent's share is ``1 - M[b, g]`` (the pot goes
-to someone). Matrices are computed once per abstract node and cached.
+to someone). Matrices are computed once per abstract node and seat, and kept by the
+``resolve`` bot across its decisions.
 
 At a leaf, as with the river network (:class:`~checkraise.nn.river_values.
 BucketLeafValues`), each river card is dealt, the other player's reach is summed per
@@ -26,8 +27,10 @@ bucket, and the traverser's share per bucket is ``M`` applied to it; the hand va
 follow with the per-pair chance weighting. ``leaf=safe`` gives each leaf of the
 subgame's choice nodes its continuation (:attr:`~checkraise.solvers.spot.Leaf.choice`);
 ``leaf=model`` mixes the ``k`` by a probability over the opponent's strategies
-(:class:`ContinuationPosterior`, Bayes over his observed river actions across hands:
-the survey's exploitative version).
+(:class:`ContinuationPosterior`, Bayes over his observed actions across hands: the
+survey's exploitative version). A continuation is a whole strategy, the blueprint
+biased, so his actions on every street are evidence of which one he plays (an
+opponent biased before the river only is outside the model, and is read as biased).
 """
 
 from __future__ import annotations
@@ -118,6 +121,10 @@ def continuation_matrices(blueprint: BlueprintAgent, node: int | None, us: int,
     return out
 
 
+#: Matrices a cache keeps (each 4 x B x B floats: 1.3 MB for 200 buckets).
+_CACHE_SIZE = 128
+
+
 def river_bucket_count(blueprint: BlueprintAgent) -> int:
     """The blueprint's number of river buckets (a blueprint with perfect recall, whose
     information sets are bucket sequences, has no bucket-level river: refused)."""
@@ -156,10 +163,14 @@ class ContinuationLeafValues(BucketLeafValues):
         ``None``: each leaf plays the continuation of its :attr:`Leaf.choice` (the
         subgame has the opponent's choice nodes: ``leaf=safe``); else a probability
         over the ``k`` continuations mixed at every leaf (``leaf=model``).
+    cache : dict or None
+        Matrices by (blueprint river node, our abstract position), shared with other
+        subgames of the same blueprint (the ``resolve`` bot keeps one).
     """
 
     def __init__(self, start: StreetStart, readers: tuple[BlueprintAgent, BlueprintAgent],
-                 me: int, weights: FloatArray | None = None) -> None:
+                 me: int, weights: FloatArray | None = None,
+                 cache: dict[tuple[int, int], FloatArray] | None = None) -> None:
         blueprint = readers[me]
         cards = blueprint.game.cards
         super().__init__(start.board, lambda board: cards.combo_buckets(3, board),
@@ -175,7 +186,8 @@ class ContinuationLeafValues(BucketLeafValues):
         self.me = me
         self.mine = 0 if me == start.oop_seat else 1  # our spot player
         self.weights = weights
-        self._matrices: dict[str, FloatArray] = {}
+        self._cache = {} if cache is None else cache
+        self._by_line: dict[str, FloatArray] = {}
 
     @property
     def choices(self) -> int:
@@ -186,17 +198,22 @@ class ContinuationLeafValues(BucketLeafValues):
         """The ``k`` matrices of the river after the turn ``line`` (cached)."""
         labels = [t for t in line.split() if not t.startswith("k")]
         key = " ".join(labels)
-        found = self._matrices.get(key)
+        found = self._by_line.get(key)
         if found is None:
             state = _leaf_state(self.start, labels)
-            node = None
+            node = -1  # no river betting: a showdown
             seat = state.current_player
             if not state.is_terminal and seat is not None and state.round == 3:
                 node = self.readers[seat].locate(state.observation(seat))
-            config = state.config
-            us = 0 if self.me == config.button else 1  # abstract position 0: the button
-            found = self._matrices[key] = continuation_matrices(self.readers[self.me], node,
-                                                                 us)
+            us = 0 if self.me == state.config.button else 1  # abstract position 0: button
+            found = self._cache.get((node, us))
+            if found is None:
+                found = continuation_matrices(self.readers[self.me],
+                                              None if node < 0 else node, us)
+                if len(self._cache) >= _CACHE_SIZE:
+                    self._cache.pop(next(iter(self._cache)))  # the oldest
+                self._cache[(node, us)] = found
+            self._by_line[key] = found
         return found
 
     def bucket_shares(self, leaves: Sequence[Leaf], trav: int, reach: FloatArray,

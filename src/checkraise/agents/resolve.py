@@ -23,7 +23,7 @@ valued by ``leaf``:
     (a choice node in the subgame), we play the blueprint;
 ``model``
     the same four, mixed by a posterior over which one the opponent plays, updated by
-    Bayes from his river actions across hands (the survey's exploitative version).
+    Bayes from his actions across hands (the survey's exploitative version).
 
 On the river both ranges are then tracked through the turn by the turn subgame's own
 strategies (ours as we played them, his as the subgame assumed), and the river is
@@ -161,6 +161,7 @@ class ResolveAgent(BaseAgent):
 
             self.network = RiverValueFunction(values)
         self.posterior: Any = None
+        self._matrices: dict[tuple[int, int], Any] = {}  # continuation values, kept
         if mode == "depth" and leaf == "model":
             from checkraise.agents.continuations import ContinuationPosterior
 
@@ -232,7 +233,8 @@ class ResolveAgent(BaseAgent):
 
         start = street_start(observation)
         weights = None if self.leaf == "safe" else self.posterior.weights
-        values = ContinuationLeafValues(start, self.readers, self._seat, weights)
+        values = ContinuationLeafValues(start, self.readers, self._seat, weights,
+                                        cache=self._matrices)
         them = 1 if self._seat == start.oop_seat else 0  # the opponent's spot player
         return values, ((them, values.choices) if self.leaf == "safe" else None)
 

@@ -197,7 +197,7 @@ def play_rotation(
     ]
     payoffs: list[list[int | Fraction]] = []
     actions = [ActionCounts() for _ in range(n)]
-    first = log_numbers("ring", seed, labels, rotation, config.hands, config.num_rotations)
+    first = log_numbers("ring", seed, labels, rotation, config.hands)
     with HandLog(log_dir, f"rotation-{rotation}", table=f"match rotation {rotation}",
                  first=first) as log:
         for h in range(config.hands):

@@ -207,35 +207,36 @@ def pokerstars_text(hand: PlayedHand, names: Sequence[str], table: str) -> str:
     return format_hand(record)
 
 
-def log_numbers(kind: str, seed: int, labels: Sequence[str], part: int, span: int,
-                parts: int) -> int:
+def log_numbers(kind: str, seed: int, labels: Sequence[str], part: int, span: int) -> int:
     """The first hand number in the logs of one part (rotation, repetition) of a session.
 
     Every rotation of a match and repetition of a tournament counts its hands from 0,
     and the hand database keys hands by their number, so logs numbered from 0 kept
-    only one part of a session on import. Part ``part`` of ``parts``, of at most
-    ``span`` hands each, is numbered from ``base + part * span``: apart from the
-    session's other parts; ``base``, a multiple of ``parts * span`` drawn from a hash
-    of ``kind``, ``seed`` and the line-up, keeps sessions apart from each other but
-    for a small chance. Numbers stay below 4 * 10**9, as the ACPC dealer's are
-    (unsigned 32-bit); the same session played again gets the same numbers, so
-    importing it twice adds nothing.
+    only one part of a session on import. Part ``part``, of at most ``span`` hands, is
+    numbered from ``base + part * span``: apart from the session's other parts. The
+    ``base`` is drawn from a hash of ``kind``, ``seed`` and the line-up below 2 * 10**9,
+    so that two sessions of ``n1`` and ``n2`` hands share a number with probability
+    about ``(n1 + n2) / (2 * 10**9)``, and the numbers stay below 4 * 10**9, as the ACPC
+    dealer's (unsigned 32-bit) do. The same session played again gets the same
+    numbers, so importing it twice adds nothing. A part past 2 * 10**9 hands from the
+    base is refused (:class:`~checkraise.errors.ConfigError`).
 
     Examples
     --------
-    >>> a = log_numbers("ring", 1, ["call", "raise"], 0, 1000, 2)
-    >>> b = log_numbers("ring", 1, ["call", "raise"], 1, 1000, 2)
-    >>> b - a, a % 2000, a == log_numbers("ring", 1, ["call", "raise"], 0, 1000, 2)
-    (1000, 0, True)
+    >>> a = log_numbers("ring", 1, ["call", "raise"], 0, 1000)
+    >>> b = log_numbers("ring", 1, ["call", "raise"], 1, 1000)
+    >>> b - a, a == log_numbers("ring", 1, ["call", "raise"], 0, 1000), a < 2 * 10**9
+    (1000, True, True)
     """
-    block = max(1, span) * max(1, parts)
-    slots = max(1, _LOG_NUMBERS // block)
+    if (part + 1) * max(1, span) > _LOG_SPAN:
+        raise ConfigError(f"part {part} of {span} hands: a session's logs number at most "
+                          f"{_LOG_SPAN:,} hands")
     key = "\x1f".join([kind, str(seed), *labels]).encode()
-    slot = int.from_bytes(hashlib.sha256(key).digest()[:8], "big") % slots
-    return (slot * block + (part % max(1, parts)) * max(1, span)) % (slots * block)
+    base = int.from_bytes(hashlib.sha256(key).digest()[:8], "big") % _LOG_SPAN
+    return base + part * max(1, span)
 
 
-_LOG_NUMBERS = 4_000_000_000
+_LOG_SPAN = 2_000_000_000
 
 
 def log_names(labels: Sequence[str]) -> list[str]:

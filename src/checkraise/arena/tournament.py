@@ -269,8 +269,7 @@ def play_tournament(
     swings = [0] * n
     button = n - 1
     played = 0
-    # Up to 10,000 repetitions are numbered apart (later ones reuse the numbers).
-    first = log_numbers("tournament", seed, labels, repetition, config.max_hands, 10_000)
+    first = log_numbers("tournament", seed, labels, repetition, config.max_hands)
     with HandLog(log_dir, f"rep-{repetition:04d}", table=f"tournament {repetition}",
                  first=first) as log:
         for k in range(1, config.max_hands + 1):

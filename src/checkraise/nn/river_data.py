@@ -14,9 +14,12 @@ the target of each hand is its counterfactual best-response value against the ot
 player's average strategy (at an equilibrium, its equilibrium value), divided by the
 opponent's weight compatible with the hand and by the pot: the *share of the pot* the
 hand wins from the start of the river on, bets it wins and loses included (between
-``-spr`` and ``1 + spr``). Both players' shares satisfy the zero-sum identity
+``-spr`` and ``1 + spr``). Equilibrium shares satisfy the zero-sum identity
 ``sum_h r0(h) m0(h) e0(h) + sum_o r1(o) m1(o) e1(o) = M`` (``m`` the compatible
 opponent weight, ``M`` the weight of the compatible pairs): the pot goes to someone.
+Best-response shares exceed it by twice the exploitability reached (at most 0.6 %
+of ``M`` at the default 0.3 % of the pot, stored per situation as ``exploitability``),
+as DeepStack's own targets (best responses of a re-solve) do.
 
 Data are written in ``.npz`` chunks of raw situations (board, spr, both ranges and
 both players' shares per combo, float32), each seeded by ``(seed, chunk index)``

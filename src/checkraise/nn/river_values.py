@@ -466,8 +466,8 @@ class BucketLeafValues:
 
 class RiverLeafValues(BucketLeafValues):
     """:class:`BucketLeafValues` from the river network: on each card its shares per
-    bucket from both ranges and the stack behind over the leaf's pot (an all-in leaf,
-    nothing behind, at the data's smallest ``spr``). One network call per walk."""
+    bucket from both ranges and the stack behind over the leaf's pot, clipped to the
+    data's range (an all-in leaf at the smallest). One network call per walk."""
 
     def __init__(self, function: RiverValueFunction, board: Sequence[int]) -> None:
         super().__init__(board, lambda cards: river_buckets(cards, function.abstraction),
@@ -492,8 +492,9 @@ class RiverLeafValues(BucketLeafValues):
             LK.bucket_weights(np.ascontiguousarray(reach[:, p]), m, self.buckets, num, rm)
             w[:, :, p * num:(p + 1) * num] = rm / np.maximum(rm.sum(axis=2, keepdims=True),
                                                              1e-300)
-        # The data's smallest stack behind (an all-in leaf is as good as showdown there).
-        spr = np.array([max(leaf.stack / leaf.pot, SPR_RANGE[0]) for leaf in leaves])
+        # Within the data's stacks: an all-in leaf is as good as the smallest stack behind,
+        # a deeper one than the data's deepest plays like it (the network never saw more).
+        spr = np.clip([leaf.stack / leaf.pot for leaf in leaves], *SPR_RANGE)
         x[:, :, -2] = (np.log(np.maximum(spr, 1e-3)) / _SPR_SCALE)[:, None]
         x[:, :, -1] = (1.0 / (1.0 + spr))[:, None]
         out = self.function.bucket_shares(x.reshape(n * k, -1), w.reshape(n * k, -1))
