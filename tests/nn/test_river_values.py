@@ -129,6 +129,18 @@ def test_generate_resumes_to_the_same_bytes(tmp_path: Path) -> None:
                                                    chunk_size=1))
 
 
+def test_training_arrays_by_blocks_equal_one_pass(tmp_path: Path) -> None:
+    from checkraise.nn.river_values import training_arrays
+
+    generate(tmp_path, RiverDataSettings(5, seed=3, accuracy=20.0, max_iterations=5,
+                                         chunk_size=5))
+    situations, _ = load_situations(tmp_path)
+    whole = training_arrays(situations, block=5)
+    for a, b in zip(whole, training_arrays(situations, block=2), strict=True):
+        assert np.array_equal(a, b)
+    assert whole[0].shape == (5, 2 * num_buckets() + 2) and whole[3].any()
+
+
 class _Stub:
     """A stand-in network: bucket ``b`` on any card has the share ``(b + 1) / 100``."""
 
@@ -217,3 +229,22 @@ def test_a_network_of_another_abstraction_size_is_refused(tmp_path: Path) -> Non
                kind="holdem-river-cfv")
     with pytest.raises(ModelFileError, match="7 buckets"):
         RiverValueFunction(path)
+
+
+def test_the_packaged_network_beats_check_down_equity_on_fresh_situations(
+        tmp_path: Path) -> None:
+    # Situations of a seed neither its training data (1) nor the README's test set (2)
+    # used, solved here; the network's per-hand error must be well under what the
+    # check-down equity (the value with no betting left) gets wrong on the same hands.
+    from checkraise.nn.river_eval import evaluate_river
+    from checkraise.nn.river_values import default_river_model
+
+    function = RiverValueFunction(default_river_model())
+    assert "nn river train" in function.header["command"]
+    assert function.header["data"]["seed"] == 1
+    generate(tmp_path, RiverDataSettings(24, seed=11, chunk_size=24))
+    errors = evaluate_river(function, tmp_path, checkdown_sample=24)["errors"]
+    network = errors["network"]
+    checkdown = errors["check-down equity (24 situations)"]
+    assert network < 0.5 * checkdown
+    assert network < 0.06

@@ -230,14 +230,27 @@ def _network(inputs: int, hidden: Sequence[int], outputs: int) -> Any:
 
 
 def training_arrays(situations: dict[str, npt.NDArray[Any]], abstraction: str = "default",
+                    block: int = 2000,
                     ) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.bool_]]:
-    """``(x, weights, targets, filled)`` of raw situations (``river_data`` chunks)."""
+    """``(x, weights, targets, filled)`` of raw situations (``river_data`` chunks).
+
+    Made ``block`` situations at a time: the float64 intermediates of a whole 200,000
+    situation set (several per combo and situation) would not fit in memory.
+    """
     num = num_buckets(abstraction)
-    boards = situations["boards"].astype(np.int64)
-    buckets = np.stack([river_buckets(b, abstraction) for b in boards])
-    ranges = situations["ranges"].astype(np.float64)
-    x, w, filled = bucket_features(buckets, situations["spr"].astype(np.float64), ranges, num)
-    y = bucket_targets(buckets, ranges, situations["shares"], num)
+    n = int(situations["spr"].shape[0])
+    x = np.zeros((n, 2 * num + 2))
+    w = np.zeros((n, 2 * num))
+    y = np.zeros((n, 2 * num))
+    filled = np.zeros((n, num), dtype=bool)
+    for lo in range(0, n, block):
+        part = slice(lo, min(n, lo + block))
+        boards = situations["boards"][part].astype(np.int64)
+        buckets = np.stack([river_buckets(b, abstraction) for b in boards])
+        ranges = situations["ranges"][part].astype(np.float64)
+        x[part], w[part], filled[part] = bucket_features(
+            buckets, situations["spr"][part].astype(np.float64), ranges, num)
+        y[part] = bucket_targets(buckets, ranges, situations["shares"][part], num)
     return x, w, y, filled
 
 
