@@ -11,13 +11,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from checkraise.errors import ConfigError, FormatError
 
-__all__ = ["MANIFEST", "check_manifest"]
+__all__ = ["MANIFEST", "check_manifest", "read_manifest"]
 
 MANIFEST = "manifest.json"
+
+T = TypeVar("T")
 
 
 def check_manifest(folder: Path, wanted: dict[str, Any], chunk_path: Callable[[Path, int], Path],
@@ -54,3 +56,20 @@ def check_manifest(folder: Path, wanted: dict[str, Any], chunk_path: Callable[[P
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(wanted, indent=2) + "\n")
     tmp.replace(path)
+
+
+def read_manifest(folder: str | Path, settings: Callable[..., T], command: str,
+                  what: str) -> tuple[Path, T]:
+    """``(folder, settings)`` of a chunk folder that ``command`` wrote, read from its
+    manifest by the ``settings`` class; one clear error if it is not such a folder."""
+    out = Path(folder)
+    if not out.is_dir():
+        raise ConfigError(f"{what} folder {out} does not exist; expected the --out of "
+                          f"'{command}'")
+    path = out / MANIFEST
+    if not path.exists():
+        raise FormatError(f"{out} has no {MANIFEST}; expected a folder written by '{command}'")
+    try:
+        return out, settings(**json.loads(path.read_text()))
+    except (ValueError, TypeError) as exc:
+        raise FormatError(f"{path}: not a {what} manifest ({exc})") from exc

@@ -31,7 +31,6 @@ into the network's bucketed inputs and targets.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -42,7 +41,7 @@ import numpy.typing as npt
 
 from checkraise.cards import COMBO_CARDS, NUM_COMBOS
 from checkraise.errors import ConfigError, FormatError
-from checkraise.nn._manifest import MANIFEST, check_manifest
+from checkraise.nn._manifest import check_manifest, read_manifest
 
 __all__ = [
     "POT",
@@ -294,18 +293,8 @@ def generate(
 
 def load_situations(folder: str | Path) -> tuple[dict[str, npt.NDArray[Any]], RiverDataSettings]:
     """Every chunk of a river data folder, concatenated, and its settings."""
-    out = Path(folder)
-    if not out.is_dir():
-        raise ConfigError(f"river data folder {out} does not exist; expected the --out of "
-                          "'checkraise nn river generate'")
-    path = out / MANIFEST
-    if not path.exists():
-        raise FormatError(f"{out} has no {MANIFEST}; expected a folder written by "
-                          "'checkraise nn river generate'")
-    try:
-        settings = RiverDataSettings(**json.loads(path.read_text()))
-    except (ValueError, TypeError) as exc:
-        raise FormatError(f"{path}: not a river data manifest ({exc})") from exc
+    out, settings = read_manifest(folder, RiverDataSettings, "checkraise nn river generate",
+                                  "river data")
     parts: dict[str, list[npt.NDArray[Any]]] = {k: [] for k in (*_KEYS, "exploitability")}
     for index in range(settings.chunks):
         chunk = chunk_path(out, index)

@@ -25,7 +25,6 @@ one; ``manifest.json`` records the settings a resumed run must match.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cache
@@ -37,7 +36,7 @@ import numpy.typing as npt
 from checkraise.errors import ConfigError, FormatError
 from checkraise.games.leduc import LeducPoker, LeducState
 from checkraise.games.public_tree import PublicTree
-from checkraise.nn._manifest import MANIFEST, check_manifest
+from checkraise.nn._manifest import check_manifest, read_manifest
 from checkraise.solvers.vectorised import VectorisedCFRSolver
 
 __all__ = [
@@ -237,18 +236,7 @@ def generate(
 
 def load_data(folder: str | Path) -> tuple[FloatArray, FloatArray, DataSettings]:
     """``(inputs, targets, settings)`` of every chunk of a data folder."""
-    out = Path(folder)
-    if not out.is_dir():
-        raise ConfigError(f"data folder {out} does not exist; expected the --out of "
-                          "'checkraise nn values generate'")
-    path = out / MANIFEST
-    if not path.exists():
-        raise FormatError(f"{out} has no {MANIFEST}; expected a folder written by "
-                          "'checkraise nn values generate'")
-    try:
-        settings = DataSettings(**json.loads(path.read_text()))
-    except (ValueError, TypeError) as exc:
-        raise FormatError(f"{path}: not a data manifest ({exc})") from exc
+    out, settings = read_manifest(folder, DataSettings, "checkraise nn values generate", "data")
     inputs: list[FloatArray] = []
     targets: list[FloatArray] = []
     for index in range(settings.chunks):
