@@ -45,7 +45,7 @@ from checkraise.cards import COMBO_CARDS, NUM_COMBOS
 from checkraise.errors import ConfigError
 from checkraise.nn.io import ModelFileError, load_model, require_torch, save_model
 from checkraise.nn.river_data import SPR_RANGE
-from checkraise.nn.values import TrainSettings
+from checkraise.nn.values import TrainSettings, prelu_mlp, read_layers, run_layers
 
 if TYPE_CHECKING:
     from checkraise.solvers.spot.solver import Leaf
@@ -213,13 +213,7 @@ def _network(inputs: int, hidden: Sequence[int], outputs: int) -> Any:
     class RiverNetwork(torch.nn.Module):  # type: ignore[misc, name-defined]
         def __init__(self) -> None:
             super().__init__()
-            layers: list[Any] = []
-            width = inputs
-            for size in hidden:
-                layers += [torch.nn.Linear(width, size), torch.nn.PReLU(size)]
-                width = size
-            layers.append(torch.nn.Linear(width, outputs))
-            self.mlp = torch.nn.Sequential(*layers)
+            self.mlp = prelu_mlp(inputs, hidden, outputs)
 
         def forward(self, x: Any, weights: Any) -> Any:
             raw = self.mlp(x)
@@ -370,25 +364,11 @@ class RiverValueFunction:
         if self.buckets != num_buckets(self.abstraction):
             raise ModelFileError(f"{p}: {self.buckets} buckets; the {self.abstraction!r} "
                                  f"abstraction has {num_buckets(self.abstraction)} river buckets")
-        self.layers: list[tuple[FloatArray, FloatArray, FloatArray | None]] = []
-        try:
-            for i in range(len(hidden) + 1):
-                wt = arrays[f"mlp.{2 * i}.weight"].astype(np.float64)
-                bias = arrays[f"mlp.{2 * i}.bias"].astype(np.float64)
-                slope = (arrays[f"mlp.{2 * i + 1}.weight"].astype(np.float64)
-                         if i < len(hidden) else None)
-                self.layers.append((wt, bias, slope))
-        except KeyError as exc:
-            raise ModelFileError(f"{p}: weight {exc} missing for {arch!r}") from None
+        self.layers = read_layers(p, arch, arrays, len(hidden))
 
     def bucket_shares(self, x: FloatArray, weights: FloatArray) -> FloatArray:
         """Corrected shares per bucket ``(n, 2 B)`` of inputs ``x`` and weights ``W``."""
-        h = np.asarray(x, dtype=np.float64)
-        for wt, bias, slope in self.layers:
-            h = h @ wt.T + bias
-            if slope is not None:
-                h = np.where(h > 0.0, h, slope * h)
-        return zero_sum_correct(h, weights)
+        return zero_sum_correct(run_layers(self.layers, x), weights)
 
     def shares(self, board: Sequence[int], spr: float, ranges: FloatArray) -> FloatArray:
         """Each player's share of the pot per combo ``(2, 1326)`` (0 where the board

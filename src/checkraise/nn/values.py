@@ -59,6 +59,9 @@ __all__ = [
     "canonical_suits",
     "default_model",
     "ensemble",
+    "prelu_mlp",
+    "read_layers",
+    "run_layers",
     "train",
     "zero_sum_correct",
 ]
@@ -122,6 +125,19 @@ def canonical_suits(
     return x, v, swapped
 
 
+def prelu_mlp(inputs: int, hidden: Sequence[int], outputs: int) -> Any:
+    """``torch.nn.Sequential`` of linear layers of widths ``hidden`` with PReLU between
+    them: the body of both value networks (:func:`read_layers` reads it back)."""
+    torch = require_torch()
+    layers: list[Any] = []
+    width = inputs
+    for size in hidden:
+        layers += [torch.nn.Linear(width, size), torch.nn.PReLU(size)]
+        width = size
+    layers.append(torch.nn.Linear(width, outputs))
+    return torch.nn.Sequential(*layers)
+
+
 def build_network(hidden: Sequence[int]) -> Any:
     """The value network (a ``torch.nn.Module``): an MLP with PReLU, then the correction."""
     torch = require_torch()
@@ -129,13 +145,7 @@ def build_network(hidden: Sequence[int]) -> Any:
     class ValueNetwork(torch.nn.Module):  # type: ignore[misc, name-defined]
         def __init__(self) -> None:
             super().__init__()
-            layers: list[Any] = []
-            width = INPUT_SIZE
-            for size in hidden:
-                layers += [torch.nn.Linear(width, size), torch.nn.PReLU(size)]
-                width = size
-            layers.append(torch.nn.Linear(width, OUTPUT_SIZE))
-            self.mlp = torch.nn.Sequential(*layers)
+            self.mlp = prelu_mlp(INPUT_SIZE, hidden, OUTPUT_SIZE)
 
         def forward(self, x: Any) -> Any:
             raw = self.mlp(x)
@@ -293,17 +303,34 @@ def _member(path: str | Path, arch: Any, arrays: dict[str, Any], prefix: str) ->
             or arch.get("output") != OUTPUT_SIZE):
         raise ModelFileError(f"{path}: architecture {arch!r}; expected a Leduc value "
                              f"network with {INPUT_SIZE} inputs and {OUTPUT_SIZE} outputs")
+    return read_layers(path, arch, arrays, len(hidden), prefix)
+
+
+def read_layers(path: str | Path, arch: Any, arrays: dict[str, Any], hidden: int,
+                prefix: str = "") -> Layers:
+    """The float64 (weight, bias, PReLU slopes) of a saved :func:`prelu_mlp` with
+    ``hidden`` hidden layers, its arrays named ``{prefix}mlp.{k}.*``."""
     layers: Layers = []
     try:
-        for i in range(len(hidden) + 1):
+        for i in range(hidden + 1):
             w = arrays[f"{prefix}mlp.{2 * i}.weight"].astype(np.float64)
             b = arrays[f"{prefix}mlp.{2 * i}.bias"].astype(np.float64)
             slope = (arrays[f"{prefix}mlp.{2 * i + 1}.weight"].astype(np.float64)
-                     if i < len(hidden) else None)
+                     if i < hidden else None)
             layers.append((w, b, slope))
     except KeyError as exc:
         raise ModelFileError(f"{path}: weight {exc} missing for {arch!r}") from None
     return layers
+
+
+def run_layers(layers: Layers, x: FloatArray) -> FloatArray:
+    """The raw outputs of :func:`read_layers`' layers on inputs ``x`` (numpy)."""
+    h = np.asarray(x, dtype=np.float64)
+    for w, b, slope in layers:
+        h = h @ w.T + b
+        if slope is not None:
+            h = np.where(h > 0.0, h, slope * h)
+    return h
 
 
 def ensemble(paths: Sequence[str | Path], out: str | Path, command: str = "") -> Path:
@@ -369,12 +396,7 @@ def _forward(layers: Layers, canonical: bool, inputs: FloatArray) -> FloatArray:
     swapped = np.zeros(x.shape[0], dtype=np.bool_)
     if canonical:
         x, _, swapped = canonical_suits(x)
-    h = x
-    for w, b, slope in layers:
-        h = h @ w.T + b
-        if slope is not None:
-            h = np.where(h > 0.0, h, slope * h)
-    values = zero_sum_correct(h, x)
+    values = zero_sum_correct(run_layers(layers, x), x)
     # Back to the caller's suits: the swap is its own inverse.
     for start in (0, NUM_CARDS):
         block = values[swapped, start : start + NUM_CARDS]
