@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from checkraise.errors import ConfigError, FormatError
 
-__all__ = ["MANIFEST", "check_manifest", "read_manifest"]
+__all__ = ["MANIFEST", "ChunkedSettings", "check_manifest", "read_manifest"]
 
 MANIFEST = "manifest.json"
 
@@ -73,3 +73,30 @@ def read_manifest(folder: str | Path, settings: Callable[..., T], command: str,
         return out, settings(**json.loads(path.read_text()))
     except (ValueError, TypeError) as exc:
         raise FormatError(f"{path}: not a {what} manifest ({exc})") from exc
+
+
+class ChunkedSettings:
+    """What the settings dataclasses of chunked data share (``situations``,
+    ``chunk_size`` and ``seed`` fields): checks of whole numbers and chunk arithmetic."""
+
+    situations: int
+    chunk_size: int
+    seed: int
+
+    def check_counts(self, *names: str) -> None:
+        """Refuse any of ``names`` below 1, and a seed below 0, naming the value."""
+        for name in names:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"{name}={value!r}; expected a whole number >= 1")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise ConfigError(f"seed={self.seed!r}; expected a whole number >= 0")
+
+    @property
+    def chunks(self) -> int:
+        """Number of chunk files."""
+        return -(-self.situations // self.chunk_size)
+
+    def chunk_length(self, index: int) -> int:
+        """Situations in chunk ``index`` (the last may be short)."""
+        return min(self.chunk_size, self.situations - index * self.chunk_size)

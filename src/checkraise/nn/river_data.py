@@ -41,7 +41,7 @@ import numpy.typing as npt
 
 from checkraise.cards import COMBO_CARDS, NUM_COMBOS
 from checkraise.errors import ConfigError, FormatError
-from checkraise.nn._manifest import check_manifest, read_manifest
+from checkraise.nn._manifest import ChunkedSettings, check_manifest, read_manifest
 
 __all__ = [
     "POT",
@@ -171,7 +171,7 @@ def solve_river(board: tuple[int, ...], spr: float, ranges: FloatArray, accuracy
 
 
 @dataclass(frozen=True)
-class RiverDataSettings:
+class RiverDataSettings(ChunkedSettings):
     """What a river data folder holds; a resumed run must ask for the same.
 
     Parameters
@@ -195,23 +195,9 @@ class RiverDataSettings:
     chunk_size: int = 100
 
     def __post_init__(self) -> None:
-        for name in ("situations", "max_iterations", "chunk_size"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ConfigError(f"{name}={value!r}; expected a whole number >= 1")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ConfigError(f"seed={self.seed!r}; expected a whole number >= 0")
+        self.check_counts("situations", "max_iterations", "chunk_size")
         if not (isinstance(self.accuracy, (int, float)) and self.accuracy > 0):
             raise ConfigError(f"accuracy={self.accuracy!r}; expected a % of the pot > 0")
-
-    @property
-    def chunks(self) -> int:
-        """Number of chunk files."""
-        return -(-self.situations // self.chunk_size)
-
-    def chunk_length(self, index: int) -> int:
-        """Situations in chunk ``index`` (the last may be short)."""
-        return min(self.chunk_size, self.situations - index * self.chunk_size)
 
 
 @dataclass(frozen=True)

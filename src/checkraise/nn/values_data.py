@@ -36,7 +36,7 @@ import numpy.typing as npt
 from checkraise.errors import ConfigError, FormatError
 from checkraise.games.leduc import LeducPoker, LeducState
 from checkraise.games.public_tree import PublicTree
-from checkraise.nn._manifest import check_manifest, read_manifest
+from checkraise.nn._manifest import ChunkedSettings, check_manifest, read_manifest
 from checkraise.solvers.vectorised import VectorisedCFRSolver
 
 __all__ = [
@@ -142,7 +142,7 @@ def solve_situation(board: int, pot: int, ranges: FloatArray, iterations: int) -
 
 
 @dataclass(frozen=True)
-class DataSettings:
+class DataSettings(ChunkedSettings):
     """What a data folder holds; a resumed run must ask for the same.
 
     Parameters
@@ -163,21 +163,7 @@ class DataSettings:
     chunk_size: int = 1000
 
     def __post_init__(self) -> None:
-        for name in ("situations", "iterations", "chunk_size"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ConfigError(f"{name}={value!r}; expected a whole number >= 1")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ConfigError(f"seed={self.seed!r}; expected a whole number >= 0")
-
-    @property
-    def chunks(self) -> int:
-        """Number of chunk files."""
-        return -(-self.situations // self.chunk_size)
-
-    def chunk_length(self, index: int) -> int:
-        """Situations in chunk ``index`` (the last may be short)."""
-        return min(self.chunk_size, self.situations - index * self.chunk_size)
+        self.check_counts("situations", "iterations", "chunk_size")
 
 
 def chunk_path(folder: Path, index: int) -> Path:
