@@ -26,6 +26,7 @@ from checkraise.cli._options import (
     stderr_bar,
 )
 from checkraise.cli.nn_cmd import nn_app
+from checkraise.cli.nn_values_cmd import plot_losses
 from checkraise.errors import ConfigError
 
 __all__ = ["river_app"]
@@ -80,26 +81,6 @@ def generate_cmd(
               f"{situations} in the folder's settings")
 
 
-def _plot(path: Path, train_loss: tuple[float, ...], valid_loss: tuple[float, ...]) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 4))
-    epochs = range(1, len(train_loss) + 1)
-    ax.plot(epochs, train_loss, label="train")
-    ax.plot(epochs, valid_loss, label="held-out validation")
-    ax.set_yscale("log")
-    ax.set_xlabel("epoch")
-    ax.set_ylabel("Huber loss (shares of the pot)")
-    ax.set_title("Hold'em river value network")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-
-
 @river_app.command("train")
 def train_cmd(
     ctx: typer.Context,
@@ -140,7 +121,8 @@ def train_cmd(
                        "accuracy": data_settings.accuracy,
                        "max_iterations": data_settings.max_iterations})
     png = out.with_suffix(".png")
-    _plot(png, result.train_loss, result.valid_loss)
+    plot_losses(png, result.train_loss, result.valid_loss, "Hold'em river value network",
+                "shares of the pot")
     report = {"model": str(out), "plot": str(png), "situations": n,
               "train_loss": result.train_loss[-1], "valid_loss": result.valid_loss[-1],
               "valid_mae": result.valid_mae, "epochs": epochs, "seconds": result.seconds}

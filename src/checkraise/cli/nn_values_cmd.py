@@ -74,7 +74,10 @@ def generate_cmd(
         print(f"{situations} situations in {len(files)} chunks in {out} ({seconds:.1f} s)")
 
 
-def _plot(path: Path, train_loss: tuple[float, ...], valid_loss: tuple[float, ...]) -> None:
+def plot_losses(path: Path, train_loss: tuple[float, ...], valid_loss: tuple[float, ...],
+                title: str = "Leduc counterfactual value network",
+                unit: str = "pot-normalised values") -> None:
+    """Both loss curves per epoch, log scale, as a PNG (both value networks' train)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -86,8 +89,8 @@ def _plot(path: Path, train_loss: tuple[float, ...], valid_loss: tuple[float, ..
     ax.plot(epochs, valid_loss, label="held-out validation")
     ax.set_yscale("log")
     ax.set_xlabel("epoch")
-    ax.set_ylabel("Huber loss (pot-normalised values)")
-    ax.set_title("Leduc counterfactual value network")
+    ax.set_ylabel(f"Huber loss ({unit})")
+    ax.set_title(title)
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -127,7 +130,7 @@ def train_cmd(
                                   "iterations": data_settings.iterations,
                                   "seed": data_settings.seed})
     png = out.with_suffix(".png")
-    _plot(png, result.train_loss, result.valid_loss)
+    plot_losses(png, result.train_loss, result.valid_loss)
     report = {"model": str(out), "plot": str(png), "situations": int(inputs.shape[0]),
               "train_loss": result.train_loss[-1], "valid_loss": result.valid_loss[-1],
               "epochs": epochs, "seconds": result.seconds}
