@@ -264,16 +264,9 @@ def train_river(
     """
     torch = require_torch()
     x_np, w_np, y_np, filled_np = training_arrays(situations, abstraction)
-    n = x_np.shape[0]
-    valid_size = max(1, round(n * settings.validation))
-    if n - valid_size < 1:
-        raise ConfigError(f"{n} situations; expected at least 2 (one to train, one to validate)")
+    valid, training, rng = settings.start(x_np.shape[0])
+    valid_size = int(valid.size)
     num = num_buckets(abstraction)
-    torch.set_num_threads(settings.threads)
-    torch.manual_seed(settings.seed)
-    rng = np.random.default_rng(settings.seed)
-    order = rng.permutation(n)
-    valid, training = order[:valid_size], order[valid_size:]
     x = torch.from_numpy(x_np.astype(np.float32))
     w = torch.from_numpy(w_np.astype(np.float32))
     y = torch.from_numpy(y_np.astype(np.float32))

@@ -199,6 +199,21 @@ class TrainSettings:
         if not self.learning_rate > 0.0:
             raise ConfigError(f"learning_rate={self.learning_rate!r}; expected > 0")
 
+    def start(self, n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                                     np.random.Generator]:
+        """Seed torch and set its threads; ``(valid, training, rng)``: a seeded split of
+        ``n`` examples (refused below 2) and the generator, which then draws the batches."""
+        torch = require_torch()
+        valid_size = max(1, round(n * self.validation))
+        if n - valid_size < 1:
+            raise ConfigError(f"{n} situations; expected at least 2 (one to train, one to "
+                              "validate)")
+        torch.set_num_threads(self.threads)
+        torch.manual_seed(self.seed)
+        rng = np.random.default_rng(self.seed)
+        order = rng.permutation(n)
+        return order[:valid_size], order[valid_size:], rng
+
 
 @dataclass(frozen=True)
 class TrainResult:
@@ -226,18 +241,11 @@ def train(
     ``progress(epoch, epochs, train_loss, valid_loss)`` is called after each epoch.
     """
     torch = require_torch()
-    n = inputs.shape[0]
-    valid_size = max(1, round(n * settings.validation))
-    if n - valid_size < 1:
-        raise ConfigError(f"{n} situations; expected at least 2 (one to train, one to validate)")
+    valid, training, rng = settings.start(inputs.shape[0])
+    valid_size = int(valid.size)
     inputs, canonical_targets, _ = canonical_suits(inputs, targets)
     assert canonical_targets is not None
     targets = canonical_targets
-    torch.set_num_threads(settings.threads)
-    torch.manual_seed(settings.seed)
-    rng = np.random.default_rng(settings.seed)
-    order = rng.permutation(n)
-    valid, training = order[:valid_size], order[valid_size:]
     x = torch.from_numpy(inputs.astype(np.float32))
     y = torch.from_numpy(targets.astype(np.float32))
     net = build_network(settings.hidden)
