@@ -10,7 +10,8 @@ The hand logs (``DIR/logs/rotation-*.log``, ACPC ``STATE`` lines) are read: line
 of every rotation is deal ``k``; each line names its players in seat order. Refuses
 folders whose deals differ (another seed or deal count) or whose opponents differ.
 
-Run: ``.venv/bin/python benchmarks/paired_matches.py DIR_A DIR_B [--bb 100] [--json]``.
+Run: ``.venv/bin/python benchmarks/paired_matches.py DIR_A DIR_B [DIR_A2 DIR_B2 ...]
+[--bb 100] [--json]`` (further pairs, on other seeds, are pooled deal by deal).
 """
 
 from __future__ import annotations
@@ -54,18 +55,31 @@ def deal_chips(folder: Path) -> tuple[str, str, list[str], np.ndarray]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("a", type=Path, help="--out folder of the match of agent A")
-    parser.add_argument("b", type=Path, help="--out folder of the match of agent B")
+    parser.add_argument("folders", type=Path, nargs="+",
+                        help="A B: the --out folders of agent A's and agent B's matches "
+                             "(more pairs A2 B2 ... on other seeds are pooled)")
     parser.add_argument("--bb", type=float, default=100.0, help="big blind in chips")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
-    name_a, opp_a, cards_a, a = deal_chips(args.a)
-    name_b, opp_b, cards_b, b = deal_chips(args.b)
-    if opp_a != opp_b:
-        sys.exit(f"opponents differ: {opp_a} and {opp_b}; expected the same one")
-    if len(a) != len(b) or any(x.split("/")[0] != y.split("/")[0]
-                               for x, y in zip(cards_a, cards_b, strict=True)):
-        sys.exit("the two matches dealt different cards; expected the same --seed and -n")
+    if len(args.folders) % 2:
+        sys.exit(f"{len(args.folders)} folders; expected pairs: A B [A2 B2 ...]")
+    parts_a, parts_b = [], []
+    names: set[tuple[str, str, str]] = set()
+    for fa, fb in zip(args.folders[::2], args.folders[1::2], strict=True):
+        name_a, opp_a, cards_a, a = deal_chips(fa)
+        name_b, opp_b, cards_b, b = deal_chips(fb)
+        if opp_a != opp_b:
+            sys.exit(f"opponents differ: {opp_a} and {opp_b}; expected the same one")
+        if len(a) != len(b) or any(x.split("/")[0] != y.split("/")[0]
+                                   for x, y in zip(cards_a, cards_b, strict=True)):
+            sys.exit(f"{fa} and {fb} dealt different cards; expected the same --seed and -n")
+        names.add((name_a, name_b, opp_a))
+        parts_a.append(a)
+        parts_b.append(b)
+    if len(names) != 1:
+        sys.exit(f"the pairs name different agents: {sorted(names)}")
+    (name_a, name_b, opp_a), = names
+    a, b = np.concatenate(parts_a), np.concatenate(parts_b)
     scale = 1000.0 / args.bb / 2.0  # mbb per hand: a deal is two hands
     out = {}
     for label, v in (("a", a), ("b", b), ("a_minus_b", a - b)):
