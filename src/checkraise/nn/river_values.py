@@ -45,7 +45,13 @@ from checkraise.cards import COMBO_CARDS, NUM_COMBOS
 from checkraise.errors import ConfigError
 from checkraise.nn.io import ModelFileError, load_model, require_torch, save_model
 from checkraise.nn.river_data import SPR_RANGE
-from checkraise.nn.values import TrainSettings, prelu_mlp, read_layers, run_layers
+from checkraise.nn.values import (
+    TrainSettings,
+    fit_epochs,
+    prelu_mlp,
+    read_layers,
+    run_layers,
+)
 
 if TYPE_CHECKING:
     from checkraise.solvers.spot.solver import Leaf
@@ -272,38 +278,15 @@ def train_river(
     y = torch.from_numpy(y_np.astype(np.float32))
     mask = torch.from_numpy(np.tile(filled_np, 2).astype(np.float32))
     net = _network(x_np.shape[1], settings.hidden, 2 * num)
-    optimiser = torch.optim.Adam(net.parameters(), lr=settings.learning_rate)
-    scheduler = torch.optim.lr_scheduler.StepLR(optimiser, step_size=max(1, settings.epochs // 4),
-                                                gamma=0.5)
     huber = torch.nn.HuberLoss(delta=1.0, reduction="none")
 
     def loss_of(idx: Any) -> Any:
         err = huber(net(x[idx], w[idx]), y[idx]) * mask[idx]
         return err.sum() / mask[idx].sum().clamp_min(1.0)
 
-    train_curve: list[float] = []
-    valid_curve: list[float] = []
     start = time.perf_counter()
+    train_curve, valid_curve = fit_epochs(settings, net, training, valid, rng, loss_of, progress)
     vidx = torch.from_numpy(valid)
-    for epoch in range(settings.epochs):
-        net.train()
-        batches = rng.permutation(training)
-        total = 0.0
-        for i in range(0, batches.size, settings.batch_size):
-            idx = torch.from_numpy(batches[i : i + settings.batch_size])
-            optimiser.zero_grad()
-            loss = loss_of(idx)
-            loss.backward()
-            optimiser.step()
-            total += loss.item() * int(idx.shape[0])
-        scheduler.step()
-        net.eval()
-        with torch.no_grad():
-            valid_loss = float(loss_of(vidx))
-        train_curve.append(total / training.size)
-        valid_curve.append(valid_loss)
-        if progress is not None:
-            progress(epoch + 1, settings.epochs, train_curve[-1], valid_loss)
     with torch.no_grad():
         pred = net(x[vidx], w[vidx]).numpy()
     m = np.tile(filled_np[valid], 2)

@@ -59,6 +59,7 @@ __all__ = [
     "canonical_suits",
     "default_model",
     "ensemble",
+    "fit_epochs",
     "prelu_mlp",
     "read_layers",
     "run_layers",
@@ -136,6 +137,45 @@ def prelu_mlp(inputs: int, hidden: Sequence[int], outputs: int) -> Any:
         width = size
     layers.append(torch.nn.Linear(width, outputs))
     return torch.nn.Sequential(*layers)
+
+
+def fit_epochs(settings: TrainSettings, net: Any, training: npt.NDArray[np.int64],
+               valid: npt.NDArray[np.int64], rng: np.random.Generator,
+               loss_of: Callable[[Any], Any],
+               progress: Callable[[int, int, float, float], None] | None = None,
+               ) -> tuple[list[float], list[float]]:
+    """Train ``net`` by Adam (step size halved every ``epochs // 4`` epochs) on batches of
+    ``training`` drawn by ``rng``; the losses per epoch on the training part (mean over
+    the examples) and on ``valid``. ``loss_of(indices)`` is a batch's loss, a tensor;
+    ``progress(epoch, epochs, train_loss, valid_loss)`` is called after each epoch. Both
+    value networks train this way."""
+    torch = require_torch()
+    optimiser = torch.optim.Adam(net.parameters(), lr=settings.learning_rate)
+    scheduler = torch.optim.lr_scheduler.StepLR(optimiser, step_size=max(1, settings.epochs // 4),
+                                                gamma=0.5)
+    train_curve: list[float] = []
+    valid_curve: list[float] = []
+    vidx = torch.from_numpy(valid)
+    for epoch in range(settings.epochs):
+        net.train()
+        batches = rng.permutation(training)
+        total = 0.0
+        for i in range(0, batches.size, settings.batch_size):
+            idx = torch.from_numpy(batches[i : i + settings.batch_size])
+            optimiser.zero_grad()
+            loss = loss_of(idx)
+            loss.backward()
+            optimiser.step()
+            total += loss.item() * int(idx.shape[0])
+        scheduler.step()
+        net.eval()
+        with torch.no_grad():
+            valid_loss = float(loss_of(vidx))
+        train_curve.append(total / training.size)
+        valid_curve.append(valid_loss)
+        if progress is not None:
+            progress(epoch + 1, settings.epochs, train_curve[-1], valid_loss)
+    return train_curve, valid_curve
 
 
 def build_network(hidden: Sequence[int]) -> Any:
@@ -249,33 +289,10 @@ def train(
     x = torch.from_numpy(inputs.astype(np.float32))
     y = torch.from_numpy(targets.astype(np.float32))
     net = build_network(settings.hidden)
-    optimiser = torch.optim.Adam(net.parameters(), lr=settings.learning_rate)
-    step = max(1, settings.epochs // 4)
-    scheduler = torch.optim.lr_scheduler.StepLR(optimiser, step_size=step, gamma=0.5)
     loss_fn = torch.nn.HuberLoss(delta=1.0)
-    train_curve: list[float] = []
-    valid_curve: list[float] = []
     start = time.perf_counter()
-    xv, yv = x[valid], y[valid]
-    for epoch in range(settings.epochs):
-        net.train()
-        batches = rng.permutation(training)
-        total = 0.0
-        for i in range(0, batches.size, settings.batch_size):
-            idx = torch.from_numpy(batches[i : i + settings.batch_size])
-            optimiser.zero_grad()
-            loss = loss_fn(net(x[idx]), y[idx])
-            loss.backward()
-            optimiser.step()
-            total += loss.item() * int(idx.shape[0])
-        scheduler.step()
-        net.eval()
-        with torch.no_grad():
-            valid_loss = float(loss_fn(net(xv), yv))
-        train_curve.append(total / training.size)
-        valid_curve.append(valid_loss)
-        if progress is not None:
-            progress(epoch + 1, settings.epochs, train_curve[-1], valid_loss)
+    train_curve, valid_curve = fit_epochs(settings, net, training, valid, rng,
+                                          lambda idx: loss_fn(net(x[idx]), y[idx]), progress)
     seconds = time.perf_counter() - start
     result = TrainResult(tuple(train_curve), tuple(valid_curve), seconds, int(training.size),
                          valid_size)
