@@ -15,8 +15,8 @@ from pathlib import Path
 import typer
 
 from checkraise.cli._options import check_seed
+from checkraise.cli._progress import hands_progress
 from checkraise.cli.main import app
-from checkraise.cli.match_cmd import hands_progress
 from checkraise.cli.tournament_cmd import print_standings
 
 __all__ = ["DEMO_AGENTS", "demo_command"]

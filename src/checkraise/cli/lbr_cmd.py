@@ -7,8 +7,9 @@ import json
 import typer
 
 from checkraise.cli._options import ADDRESS_HELP, BACKEND_HELP, check_seed, open_backend
+from checkraise.cli._progress import hands_progress
 from checkraise.cli.main import app
-from checkraise.cli.match_cmd import OptionError, check_workers, hands_progress
+from checkraise.cli.match_cmd import OptionError, check_workers
 
 __all__ = ["lbr_command"]
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import typer
 
 from checkraise.cli._options import ADDRESS_HELP, BACKEND_HELP, check_seed, open_backend
+from checkraise.cli._progress import hands_progress
 from checkraise.cli.main import app
 from checkraise.engine.config import RuleSet  # light; typer reads the annotation
 from checkraise.errors import CheckraiseError
@@ -23,7 +22,7 @@ MATCH_LOGS = re.compile(r"rotation-\d+\.(?:log|txt)")
 class OptionError(CheckraiseError):
     """A command-line option outside its range."""
 
-__all__ = ["check_workers", "hands_progress", "match_command", "parse_blinds"]
+__all__ = ["check_workers", "match_command", "parse_blinds"]
 
 
 def parse_blinds(text: str) -> tuple[int, int]:
@@ -40,41 +39,6 @@ def check_workers(workers: int) -> int:
         raise OptionError(f"invalid --workers {workers}: expected 0 (one per core) or more")
     return workers
 
-
-
-def _ignore(n: int) -> None:
-    del n
-
-
-@contextmanager
-def hands_progress(
-    total: int, label: str, enabled: bool = True
-) -> Iterator[Callable[[int], None]]:
-    """A rich progress bar on stderr counting hands; yields ``advance(n)``."""
-    if not enabled:
-        yield _ignore
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    columns = (
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("hands"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=Console(stderr=True), transient=False) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda n: bar.advance(task, n)
 
 
 @app.command("match")

@@ -13,7 +13,8 @@ from checkraise.cli.main import app
 
 if TYPE_CHECKING:
     from checkraise.arena.series import SeriesResult
-from checkraise.cli.match_cmd import check_workers, hands_progress, parse_blinds
+from checkraise.cli._progress import hands_progress
+from checkraise.cli.match_cmd import check_workers, parse_blinds
 
 __all__ = ["print_standings", "tournament_command"]
 

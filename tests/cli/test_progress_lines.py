@@ -1,0 +1,41 @@
+"""Progress of long jobs as plain lines when stderr is a log file, not a terminal."""
+
+from __future__ import annotations
+
+import io
+
+from checkraise.cli._progress import LogLines
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_one_line_per_interval_with_count_elapsed_and_time_left() -> None:
+    clock, out = _Clock(), io.StringIO()
+    advance = LogLines(1000, "match", interval=60.0, stream=out, clock=clock)
+    clock.now += 30
+    advance(50)  # half a minute: too soon for a line
+    assert out.getvalue() == ""
+    clock.now += 60
+    advance(200)  # 250 hands in 90 s: 750 more take 270 s
+    assert out.getvalue() == "match: 250/1,000 hands (25%), 0:01:30 elapsed, ~0:04:30 left\n"
+    clock.now += 10
+    advance(50)  # 10 s after the last line: nothing
+    assert out.getvalue().count("\n") == 1
+    clock.now += 3650
+    advance(700)  # all done: no time left to announce
+    assert out.getvalue().splitlines()[-1] == "match: 1,000/1,000 hands (100%), 1:02:30 elapsed"
+
+
+def test_a_job_shorter_than_the_interval_prints_nothing() -> None:
+    clock, out = _Clock(), io.StringIO()
+    advance = LogLines(10, "lbr", interval=60.0, stream=out, clock=clock)
+    for _ in range(10):
+        clock.now += 1
+        advance(1)
+    assert out.getvalue() == ""
