@@ -54,3 +54,38 @@ def test_bad_input_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     line = bad_cli(["nn", "river", "eval", "--data", str(tmp_path), "--model",
                     str(tmp_path / "missing.npz")], capsys)
     assert "missing.npz" in line
+
+
+def test_turn_network_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fast = ["--accuracy", "50", "--max-iterations", "3", "--chunk-size", "2", "--street", "turn"]
+    for folder, seed in (("data", "3"), ("test", "4")):
+        code, out, err = run_cli(["nn", "river", "generate", "--situations", "2", "--out",
+                                  str(tmp_path / folder), "--seed", seed, *fast, "--json"],
+                                 capsys)
+        assert code == 0, err
+        assert json.loads(out)["street"] == "turn"
+    model = tmp_path / "turn.npz"
+    code, out, err = run_cli(["nn", "river", "train", "--data", str(tmp_path / "data"),
+                              "--out", str(model), "--epochs", "1", "--hidden", "8",
+                              "--batch-size", "2", "--json"], capsys)
+    assert code == 0, err
+    code, out, err = run_cli(["nn", "river", "eval", "--data", str(tmp_path / "test"),
+                              "--model", str(model), "--json"], capsys)
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["street"] == "turn" and report["river"]["situations"] == 2
+    errors = report["river"]["errors"]
+    assert errors["bucket oracle (exact bucket means)"] <= errors["network"]
+    # a turn network is not asked about river situations, nor used for turn spots
+    river = tmp_path / "river"
+    code, _, err = run_cli(["nn", "river", "generate", "--situations", "1", "--out", str(river),
+                            "--accuracy", "50", "--max-iterations", "3"], capsys)
+    assert code == 0, err
+    line = bad_cli(["nn", "river", "eval", "--data", str(river), "--model", str(model)], capsys)
+    assert "holds river situations" in line and "turn network" in line
+    line = bad_cli(["nn", "river", "eval", "--data", str(tmp_path / "test"), "--model",
+                    str(model), "--turn-spots", "1"], capsys)
+    assert "--turn-spots needs a river network" in line
+    line = bad_cli(["nn", "river", "generate", "--situations", "1", "--out",
+                    str(tmp_path / "f"), "--street", "flop"], capsys)
+    assert "street='flop'" in line

@@ -21,6 +21,7 @@ from checkraise.nn.river_data import (
 from checkraise.nn.river_values import (
     RiverLeafValues,
     RiverValueFunction,
+    board_buckets,
     bucket_features,
     bucket_targets,
     compatible_mass,
@@ -114,6 +115,44 @@ def test_solve_river_gives_the_known_share_of_a_lock() -> None:
     assert expl <= 0.1
 
 
+def test_solve_turn_gives_the_known_share_of_a_lock() -> None:
+    # A turn situation is solved turn and river: the royal flush cannot lose whatever
+    # river comes, so OOP wins the whole pot and IP's deuces nothing (they fold).
+    turn = tuple(parse_cards("As Ks Qs Js"))
+    royal = combo_index(*parse_cards("Ts 9h"))
+    deuces = combo_index(*parse_cards("2c 2d"))
+    ranges = np.zeros((2, NUM_COMBOS))
+    ranges[0, royal] = 1.0
+    ranges[1, deuces] = 1.0
+    shares, expl, _ = solve_river(turn, 3.0, ranges, accuracy=0.1, max_iterations=200)
+    assert shares[0, royal] == pytest.approx(1.0, abs=2e-3)
+    assert shares[1, deuces] == pytest.approx(0.0, abs=2e-3)
+    assert expl <= 0.1
+
+
+def test_turn_data_has_four_cards_and_river_folders_keep_their_manifest(
+        tmp_path: Path) -> None:
+    import json
+
+    fast = {"seed": 4, "accuracy": 50.0, "max_iterations": 3, "chunk_size": 1}
+    generate(tmp_path / "t", RiverDataSettings(2, street="turn", **fast))
+    data, settings = load_situations(tmp_path / "t")
+    assert settings.street == "turn" and data["boards"].shape == (2, 4)
+    assert sorted(p.name for p in (tmp_path / "t").glob("*.npz")) == [
+        "turn_00000.npz", "turn_00001.npz"]
+    # ranges of the board the situation starts at; shares where it allows a hand
+    live = board_buckets(tuple(int(c) for c in data["boards"][0])) >= 0
+    assert np.isfinite(data["shares"][0][:, live]).all()
+    # a river folder's manifest is as it was before turn data existed (no street key),
+    # so folders written then resume; asking one for turn data is refused
+    generate(tmp_path / "r", RiverDataSettings(1, **fast))
+    assert "street" not in json.loads((tmp_path / "r" / "manifest.json").read_text())
+    with pytest.raises(ConfigError, match=r"made with .*; asked for .*'street': 'turn'"):
+        generate(tmp_path / "r", RiverDataSettings(1, street="turn", **fast))
+    with pytest.raises(ConfigError, match="street='flop'"):
+        RiverDataSettings(1, street="flop", **fast)
+
+
 def test_generate_resumes_to_the_same_bytes(tmp_path: Path) -> None:
     fast = {"seed": 4, "accuracy": 20.0, "max_iterations": 5, "chunk_size": 1}
     generate(tmp_path / "a", RiverDataSettings(2, **fast))
@@ -146,16 +185,21 @@ class _Stub:
 
     abstraction = "default"
 
-    def __init__(self) -> None:
-        self.buckets = num_buckets()
+    def __init__(self, cards: int = 5) -> None:
+        self.cards = cards
+        self.street = {4: "turn", 5: "river"}[cards]
+        self.buckets = num_buckets(cards=cards)
 
     def bucket_shares(self, x: np.ndarray, weights: np.ndarray) -> np.ndarray:
         row = (np.arange(self.buckets) + 1) / 100.0
         return np.tile(np.concatenate([row, -row]), (x.shape[0], 1))
 
 
-def test_leaf_values_weigh_river_cards_per_pair_of_hands() -> None:
-    turn = tuple(parse_cards("As Kd 7h 2c"))
+@pytest.mark.parametrize("board", ["As Kd 7h 2c", "As Kd 7h"])
+def test_leaf_values_weigh_next_cards_per_pair_of_hands(board: str) -> None:
+    # the end of a turn subgame (each river card), or of a flop one (each turn card,
+    # valued by a turn network over the turn buckets)
+    turn = tuple(parse_cards(board))
     rng = np.random.default_rng(11)
     reach = np.zeros((2, NUM_COMBOS))
     for p in range(2):
@@ -167,7 +211,7 @@ def test_leaf_values_weigh_river_cards_per_pair_of_hands() -> None:
             reach[:, h] = 0.0
     leaf = Leaf(node=0, line="x x", board=turn, pot=300.0, committed=0.0, stack=600.0,
                 combos=(np.flatnonzero(reach[0]), np.flatnonzero(reach[1])))
-    stub: Any = _Stub()
+    stub: Any = _Stub(len(turn) + 1)
     values = RiverLeafValues(stub, turn)
     got = values(leaf, 0, (reach[0], reach[1]))
     for h in np.flatnonzero(reach[0])[:10]:
@@ -176,7 +220,7 @@ def test_leaf_values_weigh_river_cards_per_pair_of_hands() -> None:
         for c in range(52):
             if c in dead or c in mine:
                 continue
-            b = river_buckets((*turn, c))[h]
+            b = board_buckets((*turn, c))[h]
             for o in np.flatnonzero(reach[1]):
                 theirs = set(COMBO_CARDS[o].tolist())
                 if mine & theirs or c in theirs:
@@ -220,6 +264,29 @@ def test_trained_network_in_numpy_equals_torch_and_is_zero_sum(tiny_model: Path)
     assert float((ranges * m * shares).sum()) == pytest.approx(pairs, rel=1e-9)
 
 
+def test_a_turn_network_reads_turn_boards_and_values_flop_leaves(tmp_path: Path) -> None:
+    generate(tmp_path / "d", RiverDataSettings(3, seed=2, accuracy=50.0, max_iterations=3,
+                                               chunk_size=3, street="turn"))
+    situations, _ = load_situations(tmp_path / "d")
+    train_river(situations, TrainSettings(hidden=(8,), epochs=1, batch_size=2,
+                                          validation=0.34), tmp_path / "turn.npz")
+    function = RiverValueFunction(tmp_path / "turn.npz")
+    assert (function.street, function.cards) == ("turn", 4)
+    assert function.buckets == num_buckets(cards=4)
+    turn = BOARD[:4]
+    rng = np.random.default_rng(3)
+    ranges = np.stack([random_range(turn, rng), random_range(turn, rng)])
+    shares = function.shares(turn, 2.0, ranges)  # zero-sum over the turn's buckets too
+    m = np.stack([compatible_mass(ranges[1]), compatible_mass(ranges[0])])
+    assert float((ranges * m * shares).sum()) == pytest.approx(
+        float((ranges[0] * m[0]).sum()), rel=1e-9)
+    with pytest.raises(ConfigError, match="takes 4 board cards; got 5"):
+        function.shares(BOARD, 2.0, ranges)
+    with pytest.raises(ConfigError, match="turn network values the end of a 3-card"):
+        RiverLeafValues(function, BOARD[:4])
+    assert RiverLeafValues(function, BOARD[:3]).cards.size == 49
+
+
 def test_a_network_of_another_abstraction_size_is_refused(tmp_path: Path) -> None:
     from checkraise.nn.io import ModelFileError, save_model
 
@@ -248,3 +315,27 @@ def test_the_packaged_network_beats_check_down_equity_on_fresh_situations(
     checkdown = errors["check-down equity (24 situations)"]
     assert network < 0.5 * checkdown
     assert network < 0.06
+
+
+def test_turn_check_down_share_is_the_equity_module_s_over_a_small_range() -> None:
+    # On a turn board the check-down share of a hand is its equity over every river card
+    # against the other range, each pair of hands weighted by the cards it leaves: the
+    # equity module's exact enumeration of hand against range is the oracle.
+    from checkraise.equity import equity
+    from checkraise.nn.river_eval import checkdown_shares
+
+    turn = tuple(parse_cards("As Kd 7h 2c"))
+    hero = combo_index(*parse_cards("Qh Jh"))
+    villains = ["Ah Kh", "7d 7s", "Ts 9s"]
+    ranges = np.zeros((2, NUM_COMBOS))
+    ranges[0, hero] = 1.0
+    weights = (1.0, 2.0, 0.5)
+    for v, w in zip(villains, weights, strict=True):
+        ranges[1, combo_index(*parse_cards(v))] = w
+    got = checkdown_shares(turn, ranges)[0, hero]
+    # every villain hand leaves the same 44 rivers with QhJh, so the pair weights are
+    # the range weights: the expected equity is the weighted mean of exact equities
+    expected = sum(w * float(equity(["QhJh", v], board="As Kd 7h 2c",
+                                    method="exact").equity[0])
+                   for v, w in zip(villains, weights, strict=True)) / sum(weights)
+    assert got == pytest.approx(expected, abs=1e-12)

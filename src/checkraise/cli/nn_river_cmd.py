@@ -1,9 +1,10 @@
-"""``checkraise nn river``: DeepStack's value network on the hold'em river.
+"""``checkraise nn river``: DeepStack's value network on the hold'em river (and turn).
 
 ``generate`` solves random river situations on exact cards into ``.npz`` chunks
-(resumable, on the execution backend), ``train`` fits the network over the card
-abstraction's river buckets and draws its loss curves, ``eval`` measures it on
-situations it never saw and as the leaf values of depth-limited turn subgames against
+(resumable, on the execution backend; ``--street turn``: turn situations, solved turn
+and river), ``train`` fits the network over the card abstraction's river (turn)
+buckets and draws its loss curves, ``eval`` measures it on situations it never saw
+and, for a river network, as the leaf values of depth-limited turn subgames against
 exact turn-and-river solves. The library (numpy, numba, torch) is imported inside the
 commands.
 """
@@ -33,7 +34,8 @@ __all__ = ["river_app"]
 
 river_app = typer.Typer(
     name="river",
-    help="DeepStack's value network on the hold'em river: data, training, evaluation.",
+    help="DeepStack's value network on the hold'em river (or turn): data, training, "
+         "evaluation.",
     no_args_is_help=True,
 )
 nn_app.add_typer(river_app, name="river")
@@ -50,12 +52,15 @@ def generate_cmd(
     max_iterations: int = typer.Option(400, "--max-iterations",
                                        help="Iterations a solve stops at otherwise."),
     chunk_size: int = typer.Option(100, "--chunk-size", help="Situations per chunk file."),
+    street: str = typer.Option("river", "--street", help="river (5 board cards), or turn "
+                               "(4; each solved exactly, turn and river)."),
     workers: int = typer.Option(1, "--workers", help="Processes (or Ray tasks at once)."),
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
     address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
-    """Solve random river situations (random boards, stacks and recursive random ranges).
+    """Solve random river (or turn) situations: random boards, stacks and recursive
+    random ranges.
 
     Chunk k depends only on (--seed, k), not on the backend or the workers; a killed
     run continues where it stopped with the same settings and gives the same data.
@@ -65,7 +70,8 @@ def generate_cmd(
     for option, value in (("--situations", situations), ("--max-iterations", max_iterations),
                           ("--chunk-size", chunk_size), ("--workers", workers)):
         check_positive(option, value)
-    settings = RiverDataSettings(situations, seed, accuracy, max_iterations, chunk_size)
+    settings = RiverDataSettings(situations, seed, accuracy, max_iterations, chunk_size,
+                                 street)
     start = time.perf_counter()
     with stderr_bar("situations", situations) as bar:
         task = bar.task_ids[0]
@@ -73,6 +79,7 @@ def generate_cmd(
                            progress=lambda n: bar.update(task, advance=n))
     seconds = time.perf_counter() - start
     report = {"situations": situations, "written": written, "seed": seed, "out": str(out),
+              "street": street,
               "seconds": round(seconds, 1), "command": command_line(ctx)}
     if as_json:
         print(json.dumps(report))
@@ -94,7 +101,8 @@ def train_cmd(
     threads: int = typer.Option(1, "--threads", help="torch's threads."),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
-    """Train the river network (Huber loss, zero-sum outputs) and plot its loss curves."""
+    """Train the river (or turn, by the data) network (Huber loss, zero-sum outputs) and
+    plot its loss curves."""
     check_positive("--epochs", epochs)
     check_positive("--batch-size", batch_size)
     check_positive("--threads", threads)
@@ -119,10 +127,11 @@ def train_cmd(
             progress=lambda e, _n, _t, _v: bar.update(task, completed=e),
             data_info={"situations": n, "seed": data_settings.seed,
                        "accuracy": data_settings.accuracy,
-                       "max_iterations": data_settings.max_iterations})
+                       "max_iterations": data_settings.max_iterations,
+                       "street": data_settings.street})
     png = out.with_suffix(".png")
-    plot_losses(png, result.train_loss, result.valid_loss, "Hold'em river value network",
-                "shares of the pot")
+    plot_losses(png, result.train_loss, result.valid_loss,
+                f"Hold'em {data_settings.street} value network", "shares of the pot")
     report = {"model": str(out), "plot": str(png), "situations": n,
               "train_loss": result.train_loss[-1], "valid_loss": result.valid_loss[-1],
               "valid_mae": result.valid_mae, "epochs": epochs, "seconds": result.seconds}
@@ -144,13 +153,17 @@ def eval_cmd(
     seed: int = typer.Option(0, "--seed", callback=check_seed, help="Seed of the turn spots."),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
-    """The network's error per hand on unseen river situations, against two baselines,
-    and (with --turn-spots) depth-limited turn solves with it against exact ones."""
+    """The network's error per hand on unseen river (turn) situations, against two
+    baselines, and (with --turn-spots, a river network) depth-limited turn solves with
+    it against exact ones."""
     from checkraise.nn.river_eval import evaluate_river, evaluate_turn
     from checkraise.nn.river_values import RiverValueFunction
 
     function = RiverValueFunction(model)
-    report: dict[str, Any] = {"model": str(function.path),
+    if turn_spots > 0 and function.street != "river":
+        raise ConfigError(f"--turn-spots needs a river network; {function.path} is a "
+                          f"{function.street} network")
+    report: dict[str, Any] = {"model": str(function.path), "street": function.street,
                               "river": evaluate_river(function, data)}
     if turn_spots > 0:
         with stderr_bar("turn spots", turn_spots) as bar:
@@ -161,7 +174,7 @@ def eval_cmd(
         print(json.dumps(report))
         return
     river = report["river"]
-    print(f"{river['situations']} unseen river situations, mean |error| per hand "
+    print(f"{river['situations']} unseen {function.street} situations, mean |error| per hand "
           f"(shares of the pot, weighted by how much each hand counts):")
     for name, value in river["errors"].items():
         print(f"  {name:32s} {value:.4f}")

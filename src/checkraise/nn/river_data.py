@@ -1,7 +1,11 @@
-"""Training data of the hold'em river value network: DeepStack's offline half, real cards.
+"""Training data of the hold'em river (and turn) value networks: DeepStack's offline half.
 
 A *situation* is the start of a river's betting: the five board cards, the stack
-behind as a multiple of the pot, and each player's range over the 1,326 combos.
+behind as a multiple of the pot, and each player's range over the 1,326 combos. A
+*turn* situation (``street="turn"``) is the same at the start of the turn's betting,
+four board cards; it is solved exactly, turn and river, with :data:`TURN_SIZES`, so
+its shares count every river card to come (DeepStack's turn network was trained on
+turn games solved to the end as well).
 DeepStack (Moravcik et al. 2017, supplement "Deep counterfactual value networks")
 draws ranges by a recursive random split of probability mass over the hands sorted
 by strength on the board, so that ranges as skewed as real play makes them are
@@ -46,6 +50,8 @@ from checkraise.nn._manifest import ChunkedSettings, check_manifest, read_manife
 __all__ = [
     "POT",
     "RIVER_SIZES",
+    "STREET_CARDS",
+    "TURN_SIZES",
     "RiverDataSettings",
     "generate",
     "load_situations",
@@ -60,6 +66,12 @@ FloatArray = npt.NDArray[np.float64]
 #: cap of the river subgames the data are solved with (both players alike).
 RIVER_SIZES: dict[str, Any] = {"bet": [33, 75, 150], "raise": [100], "allin": True,
                                "raise_cap": 2, "allin_threshold": 0.67}
+#: Sizes of turn situations, turn and river alike (and of the turn spots that
+#: :func:`checkraise.nn.river_eval.evaluate_turn` solves).
+TURN_SIZES: dict[str, Any] = {"bet": [50, 100], "raise": [100], "allin": True,
+                              "raise_cap": 1, "allin_threshold": 0.67}
+#: Board cards at the start of each street a value network is trained for.
+STREET_CARDS = {"turn": 4, "river": 5}
 #: Chips in the pot of every solved situation (values are shares of it: scale-free).
 POT = 1000
 _BIG_BLIND = 10
@@ -126,13 +138,14 @@ def random_range(board: tuple[int, ...], rng: np.random.Generator,
     return out / total
 
 
-def random_situation(rng: np.random.Generator) -> tuple[tuple[int, ...], float, FloatArray]:
-    """``(board, spr, ranges[2, 1326])``: a random river situation.
+def random_situation(rng: np.random.Generator, cards: int = 5,
+                     ) -> tuple[tuple[int, ...], float, FloatArray]:
+    """``(board, spr, ranges[2, 1326])``: a random river (``cards=4``: turn) situation.
 
-    The board is five random cards; the stack behind over the pot, ``spr``, is
+    The board is ``cards`` random cards; the stack behind over the pot, ``spr``, is
     log-uniform on :data:`SPR_RANGE`; both ranges come from :func:`random_range`.
     """
-    board = tuple(int(c) for c in rng.choice(52, size=5, replace=False))
+    board = tuple(int(c) for c in rng.choice(52, size=cards, replace=False))
     lo, hi = SPR_RANGE
     spr = float(np.exp(rng.uniform(np.log(lo), np.log(hi))))
     s = _strengths(board)
@@ -145,7 +158,8 @@ def solve_river(board: tuple[int, ...], spr: float, ranges: FloatArray, accuracy
     """Each player's share of the pot per combo (``[2, 1326]``, NaN where the board
     clashes), the exploitability reached (% of the pot) and the iterations.
 
-    The river is solved from ``ranges`` (root reach) with :data:`RIVER_SIZES`, pot
+    The river (a four-card ``board``: the turn and the river) is solved from
+    ``ranges`` (root reach) with :data:`RIVER_SIZES` (:data:`TURN_SIZES`), pot
     :data:`POT` and ``round(spr * POT)`` chips behind (at least 1), by discounted
     CFR to ``accuracy`` % of the pot or ``max_iterations``.
     """
@@ -153,11 +167,12 @@ def solve_river(board: tuple[int, ...], spr: float, ranges: FloatArray, accuracy
     from checkraise.solvers.spot import Spot, SpotSolver
     from checkraise.solvers.spot import _kernels as K
 
-    sizes = {k: RIVER_SIZES[k] for k in ("bet", "raise", "allin")}
+    config = TURN_SIZES if len(board) == 4 else RIVER_SIZES
+    sizes = {k: config[k] for k in ("bet", "raise", "allin")}
     spot = Spot.from_dict({
         "board": format_cards(board), "pot": POT, "stack": max(1, round(spr * POT)),
         "big_blind": _BIG_BLIND, "ranges": {"oop": "any", "ip": "any"}, "sizes": sizes,
-        "raise_cap": RIVER_SIZES["raise_cap"], "allin_threshold": RIVER_SIZES["allin_threshold"],
+        "raise_cap": config["raise_cap"], "allin_threshold": config["allin_threshold"],
     })
     solver = SpotSolver(spot, reach=(ranges[0], ranges[1]), precision="float64")
     expl = solver.solve(accuracy=accuracy, max_iterations=max_iterations)
@@ -172,7 +187,7 @@ def solve_river(board: tuple[int, ...], spr: float, ranges: FloatArray, accuracy
 
 @dataclass(frozen=True)
 class RiverDataSettings(ChunkedSettings):
-    """What a river data folder holds; a resumed run must ask for the same.
+    """What a river (or turn) data folder holds; a resumed run must ask for the same.
 
     Parameters
     ----------
@@ -186,6 +201,8 @@ class RiverDataSettings(ChunkedSettings):
         Iterations a solve stops at if the accuracy is not reached.
     chunk_size : int
         Situations per chunk file.
+    street : str
+        ``river`` (five board cards) or ``turn`` (four, solved turn and river).
     """
 
     situations: int
@@ -193,11 +210,28 @@ class RiverDataSettings(ChunkedSettings):
     accuracy: float = 0.3
     max_iterations: int = 400
     chunk_size: int = 100
+    street: str = "river"
 
     def __post_init__(self) -> None:
         self.check_counts("situations", "max_iterations", "chunk_size")
         if not (isinstance(self.accuracy, (int, float)) and self.accuracy > 0):
             raise ConfigError(f"accuracy={self.accuracy!r}; expected a % of the pot > 0")
+        if self.street not in STREET_CARDS:
+            raise ConfigError(f"street={self.street!r}; expected one of "
+                              f"{', '.join(STREET_CARDS)}")
+
+    @property
+    def cards(self) -> int:
+        """Board cards of each situation."""
+        return STREET_CARDS[self.street]
+
+    def manifest(self) -> dict[str, Any]:
+        """The settings as the folder's manifest: river folders omit ``street`` (those
+        written before turn data existed have none, and must still resume)."""
+        out = asdict(self)
+        if self.street == "river":
+            del out["street"]
+        return out
 
 
 @dataclass(frozen=True)
@@ -215,13 +249,13 @@ def make_chunk(settings: RiverDataSettings, index: int,
     """The arrays of chunk ``index`` (depends on ``(settings.seed, index)`` alone)."""
     rng = np.random.default_rng([settings.seed, index])
     n = settings.chunk_length(index)
-    boards = np.zeros((n, 5), np.int8)
+    boards = np.zeros((n, settings.cards), np.int8)
     spr = np.zeros(n, np.float32)
     ranges = np.zeros((n, 2, NUM_COMBOS), np.float32)
     shares = np.zeros((n, 2, NUM_COMBOS), np.float32)
     expl = np.zeros(n, np.float32)
     for i in range(n):
-        board, s, r = random_situation(rng)
+        board, s, r = random_situation(rng, settings.cards)
         v, e, _ = solve_river(board, s, r, settings.accuracy, settings.max_iterations)
         boards[i], spr[i], ranges[i], shares[i], expl[i] = board, s, r, v, e
         if progress is not None:
@@ -234,9 +268,9 @@ def _chunk_work(item: _ChunkItem, progress: Callable[[int], None]) -> dict[str, 
     return make_chunk(item.settings, item.index, progress)
 
 
-def chunk_path(folder: Path, index: int) -> Path:
-    """The file of chunk ``index``."""
-    return folder / f"river_{index:05d}.npz"
+def chunk_path(folder: Path, index: int, street: str = "river") -> Path:
+    """The file of chunk ``index`` (``river_00000.npz``, ``turn_00000.npz``, ...)."""
+    return folder / f"{street}_{index:05d}.npz"
 
 
 def generate(
@@ -258,14 +292,18 @@ def generate(
 
     out = Path(folder)
     if out.exists() and not out.is_dir():
-        raise ConfigError(f"{out} is a file; expected a folder for the river data")
-    check_manifest(out, asdict(settings), chunk_path, "river data")
+        raise ConfigError(f"{out} is a file; expected a folder for the {settings.street} data")
+
+    def path_of(folder: Path, index: int) -> Path:
+        return chunk_path(folder, index, settings.street)
+
+    check_manifest(out, settings.manifest(), path_of, f"{settings.street} data")
     todo = [_ChunkItem(settings, i) for i in range(settings.chunks)
-            if not chunk_path(out, i).exists()]
+            if not path_of(out, i).exists()]
     written = [0]
 
     def save(k: int, arrays: dict[str, Any]) -> None:
-        path = chunk_path(out, todo[k].index)
+        path = path_of(out, todo[k].index)
         tmp = path.with_name(path.name + ".tmp")
         with open(tmp, "wb") as fh:
             np.savez(fh, **arrays)
@@ -278,25 +316,25 @@ def generate(
 
 
 def load_situations(folder: str | Path) -> tuple[dict[str, npt.NDArray[Any]], RiverDataSettings]:
-    """Every chunk of a river data folder, concatenated, and its settings."""
+    """Every chunk of a river (or turn) data folder, concatenated, and its settings."""
     out, settings = read_manifest(folder, RiverDataSettings, "checkraise nn river generate",
                                   "river data")
     parts: dict[str, list[npt.NDArray[Any]]] = {k: [] for k in (*_KEYS, "exploitability")}
     for index in range(settings.chunks):
-        chunk = chunk_path(out, index)
+        chunk = chunk_path(out, index, settings.street)
         if not chunk.exists():
             continue
         try:
             with np.load(chunk, allow_pickle=False) as z:
                 arrays = {k: z[k] for k in parts}
         except Exception as exc:  # zip, format and key errors alike
-            raise FormatError(f"{chunk}: not a river data chunk ({exc})") from exc
-        n = arrays["spr"].shape[0]
-        if arrays["ranges"].shape != (n, 2, NUM_COMBOS) or arrays["boards"].shape != (n, 5):
+            raise FormatError(f"{chunk}: not a {settings.street} data chunk ({exc})") from exc
+        n, cards = arrays["spr"].shape[0], settings.cards
+        if arrays["ranges"].shape != (n, 2, NUM_COMBOS) or arrays["boards"].shape != (n, cards):
             raise FormatError(f"{chunk}: arrays of shapes {arrays['boards'].shape}, "
-                              f"{arrays['ranges'].shape}; expected (n, 5), (n, 2, 1326)")
+                              f"{arrays['ranges'].shape}; expected (n, {cards}), (n, 2, 1326)")
         for k, v in arrays.items():
             parts[k].append(v)
     if not parts["spr"]:
-        raise FormatError(f"{out} holds no river chunks yet; run generate first")
+        raise FormatError(f"{out} holds no {settings.street} chunks yet; run generate first")
     return {k: np.concatenate(v) for k, v in parts.items()}, settings

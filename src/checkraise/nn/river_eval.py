@@ -1,6 +1,6 @@
-"""How good the hold'em river value network is, measured two ways.
+"""How good the hold'em river (or turn) value network is, measured two ways.
 
-:func:`evaluate_river`: on river situations the network never saw, the mean absolute
+:func:`evaluate_river`: on river (turn) situations the network never saw, the mean absolute
 error of every hand's share of the pot, weighted by how much the hand counts in the
 players' expected values (``r(h) m(h)``), beside two baselines: the *check-down*
 share (the hand's showdown equity against the opponent's range, as if neither bet)
@@ -24,27 +24,27 @@ import numpy as np
 import numpy.typing as npt
 
 from checkraise.cards import NUM_COMBOS
-from checkraise.nn.river_data import POT, load_situations, random_range
+from checkraise.errors import ConfigError
+from checkraise.nn.river_data import POT, TURN_SIZES, load_situations, random_range
 from checkraise.nn.river_values import (
     RiverLeafValues,
     RiverValueFunction,
+    board_buckets,
     bucket_targets,
     compatible_mass,
-    river_buckets,
 )
 
 __all__ = ["TURN_SIZES", "checkdown_shares", "evaluate_river", "evaluate_turn"]
 
 FloatArray = npt.NDArray[np.float64]
 
-#: Sizes of the turn spots of :func:`evaluate_turn` (turn and river alike).
-TURN_SIZES: dict[str, Any] = {"bet": [50, 100], "raise": [100], "allin": True,
-                              "raise_cap": 1, "allin_threshold": 0.67}
 
 
 def checkdown_shares(board: tuple[int, ...], ranges: FloatArray) -> FloatArray:
     """Each player's showdown equity per combo against the other's range ``(2, 1326)``
-    (0 where the board clashes): the share of the pot if neither player bet.
+    (0 where the board clashes): the share of the pot if neither player bet. On a
+    four-card board, the equity over every river card (each pair of hands weighted by
+    the cards it leaves).
 
     Examples
     --------
@@ -58,6 +58,21 @@ def checkdown_shares(board: tuple[int, ...], ranges: FloatArray) -> FloatArray:
     >>> float(e[0, aa]), float(e[1, kk])
     (1.0, 0.0)
     """
+    rivers = [board] if len(board) == 5 else [
+        (*board, c) for c in range(52) if c not in board]
+    top = np.zeros((2, NUM_COMBOS))
+    bottom = np.zeros((2, NUM_COMBOS))
+    for full in rivers:
+        t, b = _showdown_sums(full, ranges)
+        top += t
+        bottom += b
+    out: FloatArray = np.where(bottom > 0, top / np.where(bottom > 0, bottom, 1.0), 0.0)
+    return out
+
+
+def _showdown_sums(board: tuple[int, ...], ranges: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Per player and combo on a river ``board``: the opponent weight it beats (ties
+    half) and the opponent weight compatible with it."""
     from checkraise.cards import COMBO_CARDS
     from checkraise.nn.river_data import _strengths
 
@@ -69,13 +84,13 @@ def checkdown_shares(board: tuple[int, ...], ranges: FloatArray) -> FloatArray:
              | (b[:, None] == a[None, :]) | (b[:, None] == b[None, :]))
     strength = s[live]
     score = 0.5 * (1.0 + np.sign(strength[:, None] - strength[None, :]))
-    out = np.zeros((2, NUM_COMBOS))
+    top = np.zeros((2, NUM_COMBOS))
+    bottom = np.zeros((2, NUM_COMBOS))
     for p in range(2):
         w = np.where(clash, 0.0, np.asarray(ranges[1 - p], np.float64)[live][None, :])
-        total = w.sum(axis=1)
-        out[p, live] = np.where(total > 0, (w * score).sum(axis=1) / np.where(total > 0,
-                                                                               total, 1.0), 0.0)
-    return out
+        bottom[p, live] = w.sum(axis=1)
+        top[p, live] = (w * score).sum(axis=1)
+    return top, bottom
 
 
 def evaluate_river(function: RiverValueFunction, data: str | Path,
@@ -85,7 +100,10 @@ def evaluate_river(function: RiverValueFunction, data: str | Path,
     The check-down baseline is computed on the first ``checkdown_sample`` situations
     (it is a slow pairwise loop); the other two on all.
     """
-    situations, _ = load_situations(data)
+    situations, settings = load_situations(data)
+    if settings.street != function.street:
+        raise ConfigError(f"{data} holds {settings.street} situations; the network "
+                          f"{function.path} is a {function.street} network")
     n = int(situations["spr"].shape[0])
     num = function.buckets
     errors = {"network": 0.0, "bucket oracle (exact bucket means)": 0.0}
@@ -95,7 +113,7 @@ def evaluate_river(function: RiverValueFunction, data: str | Path,
         board = tuple(int(c) for c in situations["boards"][i])
         ranges = situations["ranges"][i].astype(np.float64)
         truth = np.nan_to_num(situations["shares"][i].astype(np.float64))
-        buckets = river_buckets(board, function.abstraction)
+        buckets = board_buckets(board, function.abstraction)
         live = buckets >= 0
         m = np.stack([compatible_mass(ranges[1]), compatible_mass(ranges[0])])
         w = ranges * m * live

@@ -1,11 +1,14 @@
-"""DeepStack's counterfactual value network on the hold'em river, over hand clusters.
+"""DeepStack's counterfactual value networks on the hold'em river and turn, over hand clusters.
 
 Moravcik et al. (2017), "DeepStack", Science 356(6337) and its supplement: a network
 maps a public state and both players' ranges over *buckets* of hands to both players'
 values per bucket; an outer layer makes them zero-sum. Here the public state is the
 start of a river's betting (:mod:`checkraise.nn.river_data`) and the buckets are the
 card abstraction's river buckets (:class:`checkraise.games.holdem_game.HoldemCards`:
-the hand's exact EHS cut at 200 thresholds, so a bucket is a band of strength).
+the hand's exact EHS cut at 200 thresholds, so a bucket is a band of strength). The
+*turn* network is the same over the abstraction's turn buckets, at the start of the
+turn's betting; at the leaves of a depth-limited *flop* subgame it is asked once per
+turn card, as the river network is per river card at the end of the turn.
 
 **Input** (``2 B + 2`` numbers, ``B`` buckets): each player's range summed per bucket
 (each summing to 1), ``log(spr) / log(30)`` and ``1 / (1 + spr)``. **Output** (``2 B``):
@@ -44,7 +47,7 @@ import numpy.typing as npt
 from checkraise.cards import COMBO_CARDS, NUM_COMBOS
 from checkraise.errors import ConfigError
 from checkraise.nn.io import ModelFileError, load_model, require_torch, save_model
-from checkraise.nn.river_data import SPR_RANGE
+from checkraise.nn.river_data import SPR_RANGE, STREET_CARDS
 from checkraise.nn.values import (
     TrainSettings,
     fit_epochs,
@@ -61,6 +64,7 @@ __all__ = [
     "BucketLeafValues",
     "RiverLeafValues",
     "RiverValueFunction",
+    "board_buckets",
     "bucket_features",
     "compatible_mass",
     "default_river_model",
@@ -71,6 +75,7 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 MODEL_KIND = "holdem-river-cfv"
 _SPR_SCALE = float(np.log(30.0))
+STREETS = {cards: street for street, cards in STREET_CARDS.items()}
 _CARD_A = COMBO_CARDS[:, 0].astype(np.int64)
 _CARD_B = COMBO_CARDS[:, 1].astype(np.int64)
 # _PAIR[a, b]: the combo index of cards a and b (-1 on the diagonal)
@@ -80,6 +85,16 @@ _PAIR[_CARD_B, _CARD_A] = np.arange(NUM_COMBOS)
 _INCIDENCE = np.zeros((NUM_COMBOS, 52))
 _INCIDENCE[np.arange(NUM_COMBOS), _CARD_A] = 1.0
 _INCIDENCE[np.arange(NUM_COMBOS), _CARD_B] = 1.0
+
+
+def board_buckets(board: Sequence[int], abstraction: str = "default") -> npt.NDArray[np.int64]:
+    """The bucket of each of the 1,326 combos on ``board`` (-1 where it clashes), on the
+    street its length says (3 cards: flop, 4: turn, 5: river)."""
+    if len(board) not in (3, 4, 5):
+        raise ConfigError(f"a board of {len(board)} cards; expected 3, 4 or 5")
+    buckets: npt.NDArray[np.int64] = _cards(abstraction).combo_buckets(
+        len(board) - 2, tuple(int(c) for c in board))
+    return buckets
 
 
 def river_buckets(board: Sequence[int], abstraction: str = "default") -> npt.NDArray[np.int64]:
@@ -100,9 +115,10 @@ def _cards(abstraction: str) -> Any:
     return _CARDS[abstraction]
 
 
-def num_buckets(abstraction: str = "default") -> int:
-    """Number of river buckets of the abstraction."""
-    return int(_cards(abstraction).abstraction.buckets[3])
+def num_buckets(abstraction: str = "default", cards: int = 5) -> int:
+    """Number of buckets of the abstraction on the street of ``cards`` board cards
+    (default the river)."""
+    return int(_cards(abstraction).abstraction.buckets[cards - 2])
 
 
 def compatible_mass(reach_o: FloatArray) -> FloatArray:
@@ -232,12 +248,14 @@ def _network(inputs: int, hidden: Sequence[int], outputs: int) -> Any:
 def training_arrays(situations: dict[str, npt.NDArray[Any]], abstraction: str = "default",
                     block: int = 2000,
                     ) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.bool_]]:
-    """``(x, weights, targets, filled)`` of raw situations (``river_data`` chunks).
+    """``(x, weights, targets, filled)`` of raw situations (``river_data`` chunks; river
+    or turn by the boards' length).
 
     Made ``block`` situations at a time: the float64 intermediates of a whole 200,000
     situation set (several per combo and situation) would not fit in memory.
     """
-    num = num_buckets(abstraction)
+    cards = int(situations["boards"].shape[1])
+    num = num_buckets(abstraction, cards)
     n = int(situations["spr"].shape[0])
     x = np.zeros((n, 2 * num + 2))
     w = np.zeros((n, 2 * num))
@@ -246,7 +264,7 @@ def training_arrays(situations: dict[str, npt.NDArray[Any]], abstraction: str = 
     for lo in range(0, n, block):
         part = slice(lo, min(n, lo + block))
         boards = situations["boards"][part].astype(np.int64)
-        buckets = np.stack([river_buckets(b, abstraction) for b in boards])
+        buckets = np.stack([board_buckets(b, abstraction) for b in boards])
         ranges = situations["ranges"][part].astype(np.float64)
         x[part], w[part], filled[part] = bucket_features(
             buckets, situations["spr"][part].astype(np.float64), ranges, num)
@@ -263,8 +281,9 @@ def train_river(
     data_info: dict[str, Any] | None = None,
     abstraction: str = "default",
 ) -> RiverTrainResult:
-    """Train the river network on raw situations and save it to ``out`` (the settings
-    are the Leduc network's, :class:`checkraise.nn.values.TrainSettings`).
+    """Train the river (turn, by the boards' length) network on raw situations and save
+    it to ``out`` (the settings are the Leduc network's,
+    :class:`checkraise.nn.values.TrainSettings`).
 
     ``progress(epoch, epochs, train_loss, valid_loss)`` is called after each epoch.
     """
@@ -272,7 +291,8 @@ def train_river(
     x_np, w_np, y_np, filled_np = training_arrays(situations, abstraction)
     valid, training, rng = settings.start(x_np.shape[0])
     valid_size = int(valid.size)
-    num = num_buckets(abstraction)
+    cards = int(situations["boards"].shape[1])
+    num = num_buckets(abstraction, cards)
     x = torch.from_numpy(x_np.astype(np.float32))
     w = torch.from_numpy(w_np.astype(np.float32))
     y = torch.from_numpy(y_np.astype(np.float32))
@@ -295,7 +315,8 @@ def train_river(
     save_model(
         out, net.state_dict(),
         {"input": int(x_np.shape[1]), "hidden": list(settings.hidden), "output": 2 * num,
-         "buckets": num, "abstraction": abstraction, "activation": "prelu", "zero_sum": True},
+         "buckets": num, "abstraction": abstraction, "activation": "prelu", "zero_sum": True,
+         "street": STREETS[cards]},
         kind=MODEL_KIND, command=command,
         extra={"training": {"epochs": settings.epochs, "batch_size": settings.batch_size,
                             "learning_rate": settings.learning_rate, "seed": settings.seed,
@@ -309,25 +330,41 @@ def train_river(
 
 
 # ------------------------------------------------------------------------ playing
-def default_river_model() -> Path:
-    """The packaged river value network (``checkraise/data/river_values.npz``)."""
+def default_river_model(street: str = "river") -> Path:
+    """The packaged river (``turn``: turn) value network
+    (``checkraise/data/river_values.npz``, ``turn_values.npz``)."""
     from importlib.resources import files
 
-    return Path(str(files("checkraise") / "data" / "river_values.npz"))
+    return Path(str(files("checkraise") / "data" / f"{street}_values.npz"))
 
 
 class RiverValueFunction:
-    """A saved river network evaluated in numpy (float64), zero-sum corrected.
+    """A saved river (or turn) network evaluated in numpy (float64), zero-sum corrected.
 
     Parameters
     ----------
     path : str or Path
         A file written by :func:`train_river` (kind ``"holdem-river-cfv"``); ``default``
-        is the packaged one.
+        is the packaged river network, ``turn`` the packaged turn network.
+
+    Attributes
+    ----------
+    street, cards : str, int
+        ``"river"``, 5 or ``"turn"``, 4: where the network's situations start.
     """
 
     def __init__(self, path: str | Path = "default") -> None:
-        p = default_river_model() if str(path) == "default" else Path(path)
+        p = (default_river_model() if str(path) == "default"
+             else default_river_model("turn") if str(path) == "turn" else Path(path))
+        if str(path) == "turn" and not p.exists():
+            raise ConfigError(
+                "no turn value network ships with checkraise (its data take days of CPU "
+                "here); build one with 'checkraise nn river generate --street turn "
+                "--situations N --out DIR' and 'checkraise nn river train --data DIR --out "
+                "FILE', then pass turn_values=FILE")
+        if not p.is_file():
+            raise ModelFileError(f"value network {str(p)!r} does not exist; expected a file "
+                                 "written by 'checkraise nn river train'")
         header, arrays = load_model(p, MODEL_KIND)
         arch = header.get("architecture", {})
         hidden = arch.get("hidden") if isinstance(arch, dict) else None
@@ -336,10 +373,16 @@ class RiverValueFunction:
         self.header = header
         self.path = p
         self.abstraction = str(arch.get("abstraction", "default"))
+        self.street = str(arch.get("street", "river"))  # river networks came first
+        if self.street not in STREET_CARDS:
+            raise ModelFileError(f"{p}: street {self.street!r}; expected one of "
+                                 f"{', '.join(STREET_CARDS)}")
+        self.cards = STREET_CARDS[self.street]
         self.buckets = int(arch["buckets"])
-        if self.buckets != num_buckets(self.abstraction):
+        want = num_buckets(self.abstraction, self.cards)
+        if self.buckets != want:
             raise ModelFileError(f"{p}: {self.buckets} buckets; the {self.abstraction!r} "
-                                 f"abstraction has {num_buckets(self.abstraction)} river buckets")
+                                 f"abstraction has {want} {self.street} buckets")
         self.layers = read_layers(p, arch, arrays, len(hidden))
 
     def bucket_shares(self, x: FloatArray, weights: FloatArray) -> FloatArray:
@@ -349,7 +392,10 @@ class RiverValueFunction:
     def shares(self, board: Sequence[int], spr: float, ranges: FloatArray) -> FloatArray:
         """Each player's share of the pot per combo ``(2, 1326)`` (0 where the board
         clashes): every combo gets its bucket's share."""
-        buckets = river_buckets(board, self.abstraction)
+        if len(board) != self.cards:
+            raise ConfigError(f"a {self.street} network takes {self.cards} board cards; "
+                              f"got {len(board)}")
+        buckets = board_buckets(board, self.abstraction)
         r = np.asarray(ranges, dtype=np.float64)[None]
         x, w, _ = bucket_features(buckets, spr, r, self.buckets)
         e = self.bucket_shares(x, w).reshape(2, self.buckets)
@@ -359,12 +405,14 @@ class RiverValueFunction:
 
 
 class BucketLeafValues:
-    """``leaf_values`` of a depth-limited turn subgame from shares of the pot per river bucket.
+    """``leaf_values`` of a depth-limited turn (or flop) subgame from shares of the pot
+    per river (turn) bucket.
 
     At a leaf (the turn's betting over, both players in) each river card the board
-    leaves is dealt: both reaches lose the combos holding it, :meth:`bucket_shares`
-    gives the traverser's share of the pot per bucket on that card, every combo takes
-    its bucket's share, and a hand's value is the mean of its shares over the cards,
+    leaves is dealt (on a flop subgame: each turn card): both reaches lose the combos
+    holding it, :meth:`bucket_shares` gives the traverser's share of the pot per
+    bucket on that card, every combo takes its bucket's share, and a hand's value is
+    the mean of its shares over the cards,
     weighted by the opponent weight compatible with the hand and the card (the
     solver's chance weighting, per pair of hands). The spot solver asks for all leaves
     at once (:meth:`batch`); the per-card work is in :mod:`checkraise.nn._leaf_kernels`.
@@ -374,8 +422,9 @@ class BucketLeafValues:
     def __init__(self, board: Sequence[int],
                  bucket_of: Callable[[tuple[int, ...]], npt.NDArray[np.int64]],
                  buckets: int) -> None:
-        if len(board) != 4:
-            raise ConfigError(f"a turn subgame's board has 4 cards; got {len(board)}")
+        if len(board) not in (3, 4):
+            raise ConfigError(f"a depth-limited subgame's board has 3 or 4 cards (the flop "
+                              f"or the turn); got {len(board)}")
         self.board = tuple(int(c) for c in board)
         self.num = buckets
         dealt = set(self.board)
@@ -434,12 +483,17 @@ class BucketLeafValues:
 
 
 class RiverLeafValues(BucketLeafValues):
-    """:class:`BucketLeafValues` from the river network: on each card its shares per
-    bucket from both ranges and the stack behind over the leaf's pot, clipped to the
-    data's range (an all-in leaf at the smallest). One network call per walk."""
+    """:class:`BucketLeafValues` from the river network (a flop subgame's: the turn
+    network): on each card its shares per bucket from both ranges and the stack behind
+    over the leaf's pot, clipped to the data's range (an all-in leaf at the smallest).
+    One network call per walk."""
 
     def __init__(self, function: RiverValueFunction, board: Sequence[int]) -> None:
-        super().__init__(board, lambda cards: river_buckets(cards, function.abstraction),
+        if len(board) + 1 != function.cards:
+            raise ConfigError(f"a {function.street} network values the end of a "
+                              f"{function.cards - 1}-card board's betting; got "
+                              f"{len(board)} cards")
+        super().__init__(board, lambda cards: board_buckets(cards, function.abstraction),
                          function.buckets)
         self.function = function
 
