@@ -352,3 +352,76 @@ def test_a_turn_subgame_needs_leaf_values_and_the_unsafe_mode() -> None:
         Subgame.solve(obs, ranges, obs.seat, "unsafe")
     with pytest.raises(ConfigError, match="depth-limited subgames are unsafe"):
         Subgame.solve(obs, ranges, obs.seat, "safe", leaf_values=lambda *a: None)
+
+
+@pytest.fixture(scope="module")
+def turn_network(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A tiny turn value network (a few turn situations solved exactly, a few epochs)."""
+    from checkraise.nn.river_data import RiverDataSettings, generate, load_situations
+    from checkraise.nn.river_values import train_river
+    from checkraise.nn.values import TrainSettings
+
+    folder = tmp_path_factory.mktemp("turn")
+    generate(folder / "data", RiverDataSettings(4, seed=2, accuracy=50.0, max_iterations=3,
+                                                chunk_size=2, street="turn"))
+    situations, _ = load_situations(folder / "data")
+    train_river(situations, TrainSettings(hidden=(16,), epochs=2, batch_size=2,
+                                          validation=0.25), folder / "turn.npz")
+    return str(folder / "turn.npz")
+
+
+def _flop_state(seed: int) -> State:
+    """Blueprint against blueprint up to the first flop decision."""
+    bots = [BlueprintAgent(seed=seed), BlueprintAgent(seed=seed + 1)]
+    for s in range(100):
+        state = State(CONFIG, seed=seed + s)
+        for p in range(2):
+            bots[p].begin_hand(p, CONFIG, state.hole_cards[p], seed + s)
+        while not state.is_terminal and state.round < 1:
+            p = state.current_player
+            assert p is not None
+            state.step(bots[p].act(state.observation(p)))
+        if not state.is_terminal and state.current_player is not None:
+            return state
+    raise AssertionError("no flop reached")
+
+
+def test_flop_subgame_is_depth_limited_and_the_turn_starts_from_its_ranges(
+        river_network: str, turn_network: str) -> None:
+    state = _flop_state(31)
+    me = state.current_player
+    assert me is not None
+    obs, hole = state.observation(me), state.hole_cards[me]
+    bot = ResolveAgent(mode="depth", values=river_network, flop="network",
+                       turn_values=turn_network, seed=4, seconds=2, accuracy=5, iterations=20)
+    bot.begin_hand(me, CONFIG, hole, 31)
+    sub = bot._street(obs)[0]
+    assert sub.start.board == obs.board and len(obs.board) == 3
+    assert sub.solver.leaf_values is not None
+    assert sub.solver.tree.kind.tolist().count(4) > 0  # leaves where the flop ends
+    # We check, he checks behind: the turn's ranges are the flop subgame's after that
+    # line (both players' strategies along it), not the blueprint's reading.
+    state.step(Action.call())
+    state.step(Action.call())
+    assert state.round == 2 and state.current_player == me  # out of position: first again
+    expected = sub.ranges_after(["x", "x"])
+    got = bot.ranges(state.observation(me))
+    for seat in range(2):
+        np.testing.assert_allclose(got[seat], expected[seat], rtol=1e-12, atol=1e-300)
+    assert not np.allclose(expected[1 - me], sub.ranges_after([])[1 - me])
+
+
+def test_flop_network_option_checks_its_network(river_network: str) -> None:
+    with pytest.raises(ConfigError, match="flop='turn'"):
+        ResolveAgent(mode="depth", flop="turn")
+    with pytest.raises(ConfigError, match="needs mode=depth"):
+        ResolveAgent(mode="safe", flop="network", turn_values=river_network)
+    with pytest.raises(ConfigError, match="river network; expected a turn value network"):
+        ResolveAgent(mode="depth", flop="network", turn_values=river_network)
+
+
+def test_depth_mode_from_the_flop_plays_legally(river_network: str, turn_network: str) -> None:
+    result = play_match(f"resolve:mode=depth,values={river_network},flop=network,"
+                        f"turn_values={turn_network},seconds=0.5,accuracy=5,iterations=20",
+                        "random:pfold=0.02,praise=0.3", hands=6, seed=5, workers=1)
+    assert len(result.deal_chips) == 6

@@ -29,9 +29,16 @@ On the river both ranges are then tracked through the turn by the turn subgame's
 strategies (ours as we played them, his as the subgame assumed), and the river is
 re-solved unsafe.
 
+With ``flop=network`` (and ``mode=depth``) the flop is re-solved depth-limited too,
+its leaves valued by the turn value network (option ``turn_values``) on every turn
+card, DeepStack's continual re-solving from the flop on; the turn's ranges then come
+through the flop by the flop subgame's strategies.
+
 Options: ``mode`` (``unsafe``, ``safe`` or ``depth``; see :mod:`checkraise.agents.subgame`),
 ``leaf`` (with ``depth``: ``network``, ``safe`` or ``model``), ``values`` (with
-``leaf=network``: the river network, ``default`` or a path),
+``leaf=network``: the river network, ``default`` or a path), ``flop`` (with ``depth``:
+``blueprint``, the default, or ``network``), ``turn_values`` (the turn network of
+``flop=network``: ``turn``, the packaged one, or a path),
 ``file`` (the blueprint), ``seconds`` (time budget per re-solve, default 5),
 ``accuracy`` (stop at this exploitability, % of the pot; default 0.5), ``iterations``
 (at most this many per re-solve; default 2,000).
@@ -70,6 +77,9 @@ __all__ = ["AGENT_MODES", "ResolveAgent"]
 AGENT_MODES = ("unsafe", "safe", "depth")
 #: How ``mode=depth`` values the end of the turn.
 LEAVES = ("network", "safe", "model")
+#: Who plays the flop with ``mode=depth``: the blueprint, or a depth-limited re-solve
+#: with the turn network at its leaves.
+FLOP = ("blueprint", "network")
 
 
 class ResolveAgent(BaseAgent):
@@ -85,6 +95,12 @@ class ResolveAgent(BaseAgent):
     values : str
         With ``leaf=network``: the river value network of the turn's leaves
         (``default``, the packaged one, or a path).
+    flop : str
+        With ``depth``: ``blueprint`` (default; the blueprint plays the flop) or
+        ``network`` (the flop re-solved depth-limited, the turn network at its leaves).
+    turn_values : str
+        With ``flop=network``: the turn value network (``turn``, the packaged one, or a
+        path).
     bound : str
         With ``safe``, the opponent's alternative value per hand: ``cbv`` (his
         best-response value against the blueprint: sound) or ``blueprint`` (his value
@@ -115,7 +131,7 @@ class ResolveAgent(BaseAgent):
 
     def __init__(self, *, mode: str = "safe", bound: str = "cbv", gadget: str = "resolve",
                  warm: int = 200, file: str = "small", leaf: str = "network",
-                 values: str = "default",
+                 values: str = "default", flop: str = "blueprint", turn_values: str = "turn",
                  seconds: float = 5.0,
                  accuracy: float = 0.5, iterations: int = 2000,
                  seed: int | None = None) -> None:
@@ -151,15 +167,29 @@ class ResolveAgent(BaseAgent):
         self._seat = 0
         self._combo = 0
         self._subgame: Subgame | None = None
-        self._turn: Subgame | None = None  # the last turn subgame (mode depth)
+        # the last subgame of each street this hand (mode depth: flop, turn)
+        self._solved: dict[int, Subgame] = {}
         if leaf not in LEAVES:
             raise ConfigError(f"leaf={leaf!r}; expected one of {one_of(LEAVES)}")
+        if flop not in FLOP:
+            raise ConfigError(f"flop={flop!r}; expected one of {one_of(FLOP)}")
+        if flop == "network" and mode != "depth":
+            raise ConfigError(f"flop=network with mode={mode!r}; it needs mode=depth")
         self.leaf = leaf
+        self.flop = flop
         self.network: Any = None
+        self.turn_network: Any = None
         if mode == "depth" and leaf == "network":
             from checkraise.nn.river_values import RiverValueFunction
 
             self.network = RiverValueFunction(values)
+        if flop == "network":
+            from checkraise.nn.river_values import RiverValueFunction
+
+            self.turn_network = RiverValueFunction(turn_values)
+            if self.turn_network.street != "turn":
+                raise ConfigError(f"turn_values={turn_values!r} is a {self.turn_network.street} "
+                                  "network; expected a turn value network")
         self.posterior: Any = None
         self._matrices: dict[tuple[int, int], Any] = {}  # continuation values, kept
         if mode == "depth" and leaf == "model":
@@ -175,7 +205,7 @@ class ResolveAgent(BaseAgent):
         self._seat = seat
         self._combo = combo_index(*hole_cards)
         self._subgame = None
-        self._turn = None
+        self._solved = {}
 
     def ranges(self, observation: Observation) -> tuple[Any, Any]:
         """Both seats' ranges at the start of the current street."""
@@ -184,11 +214,12 @@ class ResolveAgent(BaseAgent):
         def likelihood(obs: Observation, index: int, action: Action) -> Any:
             return self.readers[obs.seat].read_probabilities(obs, action)
 
-        turn = self._turn
-        labels, *_ = _labels_and_sizes(street_start(observation, 2)) if turn else ([],)
-        if observation.round == 3 and turn is not None and turn.fits(labels):
-            # Through the turn by the turn subgame's strategies, as both were played.
-            w0, w1 = turn.ranges_after(labels)
+        last = self._solved.get(observation.round - 1)
+        labels, *_ = (_labels_and_sizes(street_start(observation, observation.round - 1))
+                      if last else ([],))
+        if last is not None and last.fits(labels):
+            # Through the last street by its subgame's strategies, as both were played.
+            w0, w1 = last.ranges_after(labels)
         else:
             w0, w1 = track_ranges(observation, likelihood, upto=start)
         mine = (w0, w1)[self._seat]
@@ -200,7 +231,9 @@ class ResolveAgent(BaseAgent):
 
     def _resolves(self, observation: Observation) -> bool:
         """Whether this street is re-solved (else the blueprint plays it)."""
-        return observation.round == 3 or (observation.round == 2 and self.mode == "depth")
+        depth = self.mode == "depth"
+        return observation.round == 3 or (observation.round == 2 and depth) or (
+            observation.round == 1 and self.flop == "network")
 
     def _street(self, observation: Observation) -> tuple[Subgame, list[str], bool]:
         """The subgame of this street (re-solved when the line has left the last one's
@@ -209,8 +242,8 @@ class ResolveAgent(BaseAgent):
         sub = self._subgame
         if sub is not None and sub.start.board == observation.board and sub.fits(labels):
             return sub, labels, False
-        turn = observation.round == 2
-        leaves, choices = self._leaves(observation) if turn else (None, None)
+        street = observation.round
+        leaves, choices = self._leaves(observation) if street < 3 else (None, None)
         mode = "unsafe" if self.mode == "depth" else self.mode
         self._subgame = Subgame.solve(
             observation, self.ranges(observation), self._seat, mode,
@@ -219,15 +252,17 @@ class ResolveAgent(BaseAgent):
             max_seconds=self.seconds, max_iterations=self.iterations, leaf_values=leaves,
             leaf_choices=choices,
         )
-        if turn:
-            self._turn = self._subgame
+        self._solved[street] = self._subgame
         return self._subgame, labels, True
 
     def _leaves(self, observation: Observation) -> tuple[Any, tuple[int, int] | None]:
-        """The turn subgame's leaf values and the opponent's leaf choices (``leaf=safe``)."""
-        if self.leaf == "network":
-            from checkraise.nn.river_values import RiverLeafValues
+        """The turn (flop) subgame's leaf values and the opponent's leaf choices
+        (``leaf=safe``)."""
+        from checkraise.nn.river_values import RiverLeafValues
 
+        if observation.round == 1:
+            return RiverLeafValues(self.turn_network, observation.board), None
+        if self.leaf == "network":
             return RiverLeafValues(self.network, observation.board), None
         from checkraise.agents.continuations import ContinuationLeafValues
 
@@ -263,8 +298,9 @@ class ResolveAgent(BaseAgent):
         return _label_action(label, sub.start.base[self._seat], observation)
 
     def action_probabilities(self, observation: Observation) -> HandActionProbabilities:
-        """Every hand's probability of each action: the blueprint's before the river, the
-        re-solved subgame's on it (hands the subgame's range does not hold: check/call)."""
+        """Every hand's probability of each action: the blueprint's on the streets it
+        plays, the re-solved subgame's on the others (hands the subgame's range does not
+        hold: check/call)."""
         from checkraise.agents.probabilities import (
             HandActionProbabilities,
             action_order,
@@ -291,6 +327,6 @@ class ResolveAgent(BaseAgent):
             probs[empty, actions.index(Action.call())] = 1.0
         probs[~live] = 0.0
         probs[live] /= probs[live].sum(axis=1, keepdims=True)
-        street = "turn" if observation.round == 2 else "river"
+        street = ("preflop", "flop", "turn", "river")[observation.round]
         return HandActionProbabilities(actions, probs, exact=True,
                                        note=f"{self.mode} re-solved {street} subgame")

@@ -55,8 +55,9 @@ GADGETS = ("resolve", "maxmargin")
 #: Bet sizes (% of the pot) and raise sizes (% of the pot after calling) of a subgame,
 #: both players; the blueprint's river has bets 50/100/250 and raises 100.
 SUBGAME_SIZES = {"bet": (33.0, 50.0, 75.0, 100.0, 150.0, 250.0), "raise": (60.0, 100.0)}
-#: Sizes of a depth-limited turn subgame: fewer than the river's, since every line that
-#: ends the turn is a leaf the value function is asked about at every iteration.
+#: Sizes of a depth-limited turn (and flop) subgame: fewer than the river's, since every
+#: line that ends the street is a leaf the value function is asked about at every
+#: iteration.
 TURN_SIZES = {"bet": (50.0, 100.0), "raise": (100.0,)}
 RAISE_CAP = 3
 TURN_RAISE_CAP = 2
@@ -212,11 +213,11 @@ class Subgame:
     ) -> Subgame:
         """Re-solve the street of ``observation`` for ``me`` (an engine seat).
 
-        On the river the subgame runs to the end of the hand. On the turn it needs
-        ``leaf_values`` and ends with the turn's betting (depth-limited solving, only
-        ``unsafe``: the safe gadget's bounds would need the blueprint's values of the
-        turn and river); ``leaf_choices`` (spot player, k) gives that player a choice
-        between ``k`` leaves at each end of the turn (continuation strategies).
+        On the river the subgame runs to the end of the hand. On the turn (or the flop)
+        it needs ``leaf_values`` and ends with the street's betting (depth-limited
+        solving, only ``unsafe``: the safe gadget's bounds would need the blueprint's
+        values of the streets after); ``leaf_choices`` (spot player, k) gives that player
+        a choice between ``k`` leaves at each end of the turn (continuation strategies).
 
         ``ranges`` are both engine seats' weights at the start of the river. ``safe``
         needs ``readers``: a :class:`BlueprintAgent` per engine seat, sitting in that
@@ -239,14 +240,15 @@ class Subgame:
         if gadget not in GADGETS:
             raise ConfigError(f"gadget={gadget!r}; expected one of {one_of(GADGETS)}")
         street = observation.round
-        if street == 2 and leaf_values is None:
-            raise ConfigError("a turn subgame is depth-limited: it needs leaf values")
-        if street == 2 and mode != "unsafe":
-            raise ConfigError(f"mode={mode!r} on the turn; depth-limited subgames are unsafe")
-        if street not in (2, 3) or (street == 3 and leaf_values is not None):
+        name = ("preflop", "flop", "turn", "river")[street]
+        if street in (1, 2) and leaf_values is None:
+            raise ConfigError(f"a {name} subgame is depth-limited: it needs leaf values")
+        if street in (1, 2) and mode != "unsafe":
+            raise ConfigError(f"mode={mode!r} on the {name}; depth-limited subgames are unsafe")
+        if street not in (1, 2, 3) or (street == 3 and leaf_values is not None):
             raise ConfigError(
-                f"a subgame needs a river observation, or a turn one with leaf values; "
-                f"got round {street}"
+                f"a subgame needs a river observation, or a flop or turn one with leaf "
+                f"values; got round {street}"
             )
         started = time.perf_counter()
         start = street_start(observation)
