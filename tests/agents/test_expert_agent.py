@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -11,7 +13,7 @@ from checkraise.agents.baselines import RandomAgent
 from checkraise.agents.expert import ExpertAgent, KnowledgeOpponentModel
 from checkraise.cards import parse_cards
 from checkraise.engine import Action, State, TableConfig
-from checkraise.errors import ConfigError
+from checkraise.errors import CheckraiseError, ConfigError
 
 
 def _random_spot(rng: np.random.Generator) -> State:
@@ -176,3 +178,21 @@ def test_a_model_of_the_wrong_shape_is_named(monkeypatch: pytest.MonkeyPatch) ->
     state.step(Action.raise_to(200))
     with pytest.raises(ConfigError, match=r"opponent model gave shape \(\d+, 6\); expected"):
         bot.act(state.observation(0))
+
+
+def test_a_cnn_file_is_an_option_of_cnn_true_only(tmp_path: Path) -> None:
+    with pytest.raises(AgentSpecError, match=r"model='x\.npz' with cnn=false"):
+        make_agent("expert:cnn=false,model=x.npz", seed=1)
+    missing = tmp_path / "none.npz"
+    with pytest.raises(CheckraiseError, match=r"none\.npz.* does not exist"):
+        make_agent(f"expert:model={missing}", seed=1)
+    # the shipped network from its own file is the default one
+    from importlib.resources import files
+
+    shipped = str(files("checkraise.data").joinpath("opponent_cnn.npz"))
+    bot = make_agent(f"expert:model={shipped}", seed=1)
+    default = make_agent("expert", seed=1)
+    assert isinstance(bot, ExpertAgent) and isinstance(default, ExpertAgent)
+    a = bot.model.net.state_dict()  # type: ignore[attr-defined]
+    b = default.model.net.state_dict()  # type: ignore[attr-defined]
+    assert all(bool((a[k] == b[k]).all()) for k in a)

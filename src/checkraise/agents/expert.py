@@ -138,14 +138,15 @@ class KnowledgeOpponentModel:
         return rows
 
 
-def _cnn_model() -> OpponentModel:
-    """The CNN opponent model shipped as package data (imports torch)."""
+def _cnn_model(path: str | None = None) -> OpponentModel:
+    """The CNN opponent model in ``path``, or the one shipped as package data (imports
+    torch)."""
     try:
         from checkraise.nn.opponent_cnn import CnnOpponentModel
     except ImportError as exc:
         raise ConfigError(f"expert:cnn=true needs checkraise.nn.opponent_cnn and torch ({exc}); "
                           "expected them installed, or use cnn=false") from exc
-    model: OpponentModel = CnnOpponentModel.load(None)
+    model: OpponentModel = CnnOpponentModel.load(path)
     return model
 
 
@@ -159,6 +160,9 @@ class ExpertAgent(BaseAgent):
     cnn : bool
         The opponent model: the CNN (true, the default; needs the extra ``nn``) or the
         knowledge base (false).
+    model : str
+        With ``cnn=true``: the CNN's file (``default``: the shipped one), e.g. one
+        trained on an opponent's hand histories by ``checkraise nn opponent train``.
     seconds : float
         Time budget of a postflop decision (the current street is always searched).
     hands : int
@@ -168,7 +172,7 @@ class ExpertAgent(BaseAgent):
     """
 
     def __init__(self, *, seed: int | None = None, cnn: bool = True, seconds: float = 0.2,
-                 hands: int = 40, samples: int = 6) -> None:
+                 hands: int = 40, samples: int = 6, model: str = "default") -> None:
         super().__init__(seed=seed)
         if not isinstance(cnn, bool):
             raise AgentSpecError(f"expert option cnn={cnn!r}; expected true or false")
@@ -180,11 +184,17 @@ class ExpertAgent(BaseAgent):
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
                 raise AgentSpecError(f"expert option {name}={value!r}; expected an int "
                                      f"in 1..{top}")
+        if model != "default" and not cnn:
+            raise AgentSpecError(f"expert option model={model!r} with cnn=false; a model "
+                                 "file is the CNN's (cnn=true)")
         self.cnn = cnn
         self.seconds = float(seconds)
         self.hands = hands
         self.kb = load_knowledge_base()
-        self.model: OpponentModel = _cnn_model() if cnn else KnowledgeOpponentModel(self.kb)
+        if not cnn:
+            self.model: OpponentModel = KnowledgeOpponentModel(self.kb)
+        else:
+            self.model = _cnn_model() if model == "default" else _cnn_model(model)
         self.search = StagedSearch(self.model, self.kb, samples=samples,
                                    seed=int(self.rng.integers(2**31)))
         self.decisions: list[dict[str, Any]] = []

@@ -31,7 +31,7 @@ import numpy.typing as npt
 from checkraise.engine.observation import Observation
 from checkraise.errors import ConfigError
 from checkraise.nn.action_classes import ACTION_CLASSES, representative
-from checkraise.nn.io import load_into, load_model, require_torch, save_model
+from checkraise.nn.io import ModelFileError, load_into, load_model, require_torch, save_model
 from checkraise.nn.opponent_planes import PLANES, SIZE, encode_many
 
 __all__ = [
@@ -134,6 +134,9 @@ class CnnOpponentModel:
         """The model in ``path``, or the shipped one for ``None``."""
         p = Path(str(resources.files("checkraise.data").joinpath(DEFAULT_FILE))) \
             if path is None else Path(path)
+        if not p.is_file():
+            raise ModelFileError(f"opponent model {str(p)!r} does not exist; expected a file "
+                                 "written by 'checkraise nn opponent train'")
         header, arrays = load_model(p, kind=KIND)
         cfg = CnnConfig(**header["architecture"])
         net = build_network(cfg)
