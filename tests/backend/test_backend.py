@@ -180,3 +180,33 @@ def test_a_worker_that_dies_is_reported_not_waited_for(ray_backend: Backend) -> 
     # Local processes: the pool breaks, and the error names an item that was running.
     with pytest.raises(WorkItemError, match="BrokenProcessPool"):
         LocalBackend(2).run(crash, items, lambda i, r: None)
+
+
+@dataclass(frozen=True)
+class Threads:
+    seed: int = 0
+
+
+def torch_threads(item: Threads, progress: Progress) -> int:
+    """The number of threads torch's operators use in the process that runs the item."""
+    import torch
+
+    return int(torch.get_num_threads())
+
+
+def test_local_workers_run_torch_on_one_thread_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two workers on two cores: each one's torch pool must be one thread, not one per
+    # core (whether torch was imported before the workers started or after).
+    import torch
+
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    before = torch.get_num_threads()
+    got: dict[int, int] = {}
+    LocalBackend(workers=2).run(torch_threads, [Threads(0), Threads(1)], got.__setitem__)
+    assert got == {0: 1, 1: 1}
+    assert torch.get_num_threads() == before  # the parent keeps its own pool
+    # the environment wins
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    got.clear()
+    LocalBackend(workers=2).run(torch_threads, [Threads(0), Threads(1)], got.__setitem__)
+    assert got == {0: before, 1: before}

@@ -9,7 +9,9 @@ ones finish and are kept.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue as queue_module
+import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -39,6 +41,20 @@ _LATE_SECONDS = 10.0  # how long units announced by a finished item may take to 
 def _init_worker(q: Any) -> None:
     global _QUEUE
     _QUEUE = q
+    _one_thread_each()
+
+
+def _one_thread_each() -> None:
+    """Workers share the cores, one each: torch in a worker uses one thread unless the
+    environment sets ``OMP_NUM_THREADS``. Two workers on two cores each running torch's
+    default pool (one thread per core) made every inference wait for the other's: the
+    expert bot's CNN decisions took twice their time in a two-worker match."""
+    if "OMP_NUM_THREADS" in os.environ:
+        return
+    os.environ["OMP_NUM_THREADS"] = "1"  # for a torch imported later in this worker
+    torch = sys.modules.get("torch")  # already imported by the parent before the fork
+    if torch is not None:
+        torch.set_num_threads(1)
 
 
 class _Reporter:
