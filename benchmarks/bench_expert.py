@@ -8,7 +8,9 @@ The peer is the ``heuristic`` bot's ``act`` on the same observations (a Monte Ca
 win rate and a lookup), the decision time a match against it pays on the other side.
 
 Times are wall-clock (the search's budget is wall-clock); one torch-free process.
-Run: ``.venv/bin/python benchmarks/bench_expert.py [--hands N] [--seconds S]``.
+Run: ``.venv/bin/python benchmarks/bench_expert.py [--hands N] [--seconds S]
+[--cnn true|false] [--model FILE]`` (the opponent model: the CNN, the default, needs
+torch; the searches of the two models reach different depths in the same budget).
 """
 
 from __future__ import annotations
@@ -50,9 +52,13 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=60)
     parser.add_argument("--seconds", type=float, default=0.2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cnn", choices=("true", "false"), default="true",
+                        help="opponent model: the CNN or the knowledge base")
+    parser.add_argument("--model", default="default", help="the CNN's file (with --cnn true)")
     args = parser.parse_args()
     hands = observations(args.hands, args.seed)
-    expert = ExpertAgent(seed=args.seed, seconds=args.seconds)
+    expert = ExpertAgent(seed=args.seed, seconds=args.seconds, cnn=args.cnn == "true",
+                         model=args.model)
     peer_times: dict[str, list[float]] = {s: [] for s in STREETS}
     for hand in hands:
         for obs in hand:
@@ -65,7 +71,7 @@ def main() -> None:
     for d in expert.decisions:
         depths[d["street"]].append(d["depth"])
     stats = expert.stats
-    print(f"expert bot, seconds={args.seconds}, {args.hands} hands, "
+    print(f"expert bot, cnn={args.cnn}, seconds={args.seconds}, {args.hands} hands, "
           f"{stats['decisions']} decisions")
     print(f"{'street':8} {'n':>5} {'median ms':>10} {'max ms':>8} {'depth':>6} "
           f"{'heuristic ms':>13} {'ratio':>7}")
