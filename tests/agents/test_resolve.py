@@ -296,21 +296,28 @@ def river_network(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(folder / "river.npz")
 
 
-def _turn_observation(seed: int) -> tuple[Observation, tuple[int, ...]]:
-    """Blueprint against blueprint up to the first turn decision."""
+def _first_decision(street: int, seed: int) -> State:
+    """Blueprint against blueprint up to the first decision on ``street``."""
     bots = [BlueprintAgent(seed=seed), BlueprintAgent(seed=seed + 1)]
     for s in range(100):
         state = State(CONFIG, seed=seed + s)
         for p in range(2):
             bots[p].begin_hand(p, CONFIG, state.hole_cards[p], seed + s)
-        while not state.is_terminal and state.round < 2:
+        while not state.is_terminal and state.round < street:
             p = state.current_player
             assert p is not None
             state.step(bots[p].act(state.observation(p)))
         if not state.is_terminal and state.current_player is not None:
-            p = state.current_player
-            return state.observation(p), state.hole_cards[p]
-    raise AssertionError("no turn reached")
+            return state
+    raise AssertionError(f"no decision on street {street} reached")
+
+
+def _turn_observation(seed: int) -> tuple[Observation, tuple[int, ...]]:
+    """Blueprint against blueprint up to the first turn decision."""
+    state = _first_decision(2, seed)
+    p = state.current_player
+    assert p is not None
+    return state.observation(p), state.hole_cards[p]
 
 
 def test_depth_limited_turn_subgame_ranges_follow_its_strategies(river_network: str) -> None:
@@ -370,25 +377,9 @@ def turn_network(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(folder / "turn.npz")
 
 
-def _flop_state(seed: int) -> State:
-    """Blueprint against blueprint up to the first flop decision."""
-    bots = [BlueprintAgent(seed=seed), BlueprintAgent(seed=seed + 1)]
-    for s in range(100):
-        state = State(CONFIG, seed=seed + s)
-        for p in range(2):
-            bots[p].begin_hand(p, CONFIG, state.hole_cards[p], seed + s)
-        while not state.is_terminal and state.round < 1:
-            p = state.current_player
-            assert p is not None
-            state.step(bots[p].act(state.observation(p)))
-        if not state.is_terminal and state.current_player is not None:
-            return state
-    raise AssertionError("no flop reached")
-
-
 def test_flop_subgame_is_depth_limited_and_the_turn_starts_from_its_ranges(
         river_network: str, turn_network: str) -> None:
-    state = _flop_state(31)
+    state = _first_decision(1, 31)
     me = state.current_player
     assert me is not None
     obs, hole = state.observation(me), state.hole_cards[me]

@@ -102,31 +102,23 @@ def test_random_range_floors_every_live_combo_and_sums_to_one() -> None:
     assert np.array_equal(r, random_range(BOARD, np.random.default_rng(1)))
 
 
-def test_solve_river_gives_the_known_share_of_a_lock() -> None:
+@pytest.mark.parametrize(("board", "winner", "loser"), [
     # Aces full against kings full: OOP wins the whole pot whatever is bet; IP nothing.
-    aa = combo_index(*parse_cards("Ah Ac"))
-    kk = combo_index(*parse_cards("Kh Kc"))
-    ranges = np.zeros((2, NUM_COMBOS))
-    ranges[0, aa] = 1.0
-    ranges[1, kk] = 1.0
-    shares, expl, _ = solve_river(BOARD, 3.0, ranges, accuracy=0.1, max_iterations=200)
-    assert shares[0, aa] == pytest.approx(1.0, abs=2e-3)
-    assert shares[1, kk] == pytest.approx(0.0, abs=2e-3)
-    assert expl <= 0.1
-
-
-def test_solve_turn_gives_the_known_share_of_a_lock() -> None:
+    ("As Kd 7h 7c 2s", "Ah Ac", "Kh Kc"),
     # A turn situation is solved turn and river: the royal flush cannot lose whatever
     # river comes, so OOP wins the whole pot and IP's deuces nothing (they fold).
-    turn = tuple(parse_cards("As Ks Qs Js"))
-    royal = combo_index(*parse_cards("Ts 9h"))
-    deuces = combo_index(*parse_cards("2c 2d"))
+    ("As Ks Qs Js", "Ts 9h", "2c 2d"),
+])
+def test_solve_gives_the_known_share_of_a_lock(board: str, winner: str, loser: str) -> None:
+    win = combo_index(*parse_cards(winner))
+    lose = combo_index(*parse_cards(loser))
     ranges = np.zeros((2, NUM_COMBOS))
-    ranges[0, royal] = 1.0
-    ranges[1, deuces] = 1.0
-    shares, expl, _ = solve_river(turn, 3.0, ranges, accuracy=0.1, max_iterations=200)
-    assert shares[0, royal] == pytest.approx(1.0, abs=2e-3)
-    assert shares[1, deuces] == pytest.approx(0.0, abs=2e-3)
+    ranges[0, win] = 1.0
+    ranges[1, lose] = 1.0
+    shares, expl, _ = solve_river(tuple(parse_cards(board)), 3.0, ranges, accuracy=0.1,
+                                  max_iterations=200)
+    assert shares[0, win] == pytest.approx(1.0, abs=2e-3)
+    assert shares[1, lose] == pytest.approx(0.0, abs=2e-3)
     assert expl <= 0.1
 
 
