@@ -196,3 +196,24 @@ def test_a_cnn_file_is_an_option_of_cnn_true_only(tmp_path: Path) -> None:
     a = bot.model.net.state_dict()  # type: ignore[attr-defined]
     b = default.model.net.state_dict()  # type: ignore[attr-defined]
     assert all(bool((a[k] == b[k]).all()) for k in a)
+
+
+def test_track_kb_reads_his_range_with_the_knowledge_base(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    fake = _AlwaysCall()
+    monkeypatch.setattr(expert_module, "_cnn_model", lambda: fake)
+    mixed = ExpertAgent(seed=2, cnn=True, track="kb", seconds=0.05, hands=8)
+    knowledge = ExpertAgent(seed=2, cnn=False, seconds=0.05, hands=8)
+    assert mixed.search.model is fake  # his nodes in the tree: the CNN's predictions
+    rng = np.random.default_rng(7)
+    seen = 0
+    while seen < 5:
+        state = _random_spot(rng)
+        obs = state.observation(state.current_player)
+        if not any(seat != obs.seat for seat, _, _ in obs.history):
+            continue  # he has not acted yet: nothing to read
+        seen += 1
+        np.testing.assert_array_equal(mixed.opponent_range(obs), knowledge.opponent_range(obs))
+    assert fake.calls == 0  # his range: the knowledge base's reading, never the CNN's
+    with pytest.raises(AgentSpecError, match="track='cnn'"):
+        make_agent("expert:track=cnn", seed=1)

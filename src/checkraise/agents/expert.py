@@ -12,8 +12,9 @@ an opponent model predicts the opponent's, and a game tree built in stages decid
   most ``seconds`` per decision.
 
 His range is tracked by Bayes through the hand (:func:`~checkraise.agents.range_tracking.
-track_ranges`) with the same opponent model as the likelihood: each of his actions
-multiplies each hand's weight by the model's probability of that action's class.
+track_ranges`) with the same opponent model as the likelihood (``track=kb``: with the
+knowledge base's whatever the search uses): each of his actions multiplies each hand's
+weight by the model's probability of that action's class.
 
 The opponent model is ``cnn=true`` the CNN of :mod:`checkraise.nn.opponent_cnn` (loaded
 lazily; it needs torch) or ``cnn=false`` :class:`KnowledgeOpponentModel`, the tiers of
@@ -163,6 +164,9 @@ class ExpertAgent(BaseAgent):
     model : str
         With ``cnn=true``: the CNN's file (``default``: the shipped one), e.g. one
         trained on an opponent's hand histories by ``checkraise nn opponent train``.
+    track : str
+        The model his range is tracked with: ``model`` (default: the opponent model
+        above) or ``kb`` (the knowledge base's, whatever weights his search nodes).
     seconds : float
         Time budget of a postflop decision (the current street is always searched).
     hands : int
@@ -172,7 +176,8 @@ class ExpertAgent(BaseAgent):
     """
 
     def __init__(self, *, seed: int | None = None, cnn: bool = True, seconds: float = 0.2,
-                 hands: int = 40, samples: int = 6, model: str = "default") -> None:
+                 hands: int = 40, samples: int = 6, model: str = "default",
+                 track: str = "model") -> None:
         super().__init__(seed=seed)
         if not isinstance(cnn, bool):
             raise AgentSpecError(f"expert option cnn={cnn!r}; expected true or false")
@@ -184,6 +189,8 @@ class ExpertAgent(BaseAgent):
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
                 raise AgentSpecError(f"expert option {name}={value!r}; expected an int "
                                      f"in 1..{top}")
+        if track not in ("model", "kb"):
+            raise AgentSpecError(f"expert option track={track!r}; expected model or kb")
         if model != "default" and not cnn:
             raise AgentSpecError(f"expert option model={model!r} with cnn=false; a model "
                                  "file is the CNN's (cnn=true)")
@@ -195,6 +202,8 @@ class ExpertAgent(BaseAgent):
             self.model: OpponentModel = KnowledgeOpponentModel(self.kb)
         else:
             self.model = _cnn_model() if model == "default" else _cnn_model(model)
+        self.tracker: OpponentModel = (KnowledgeOpponentModel(self.kb)
+                                       if track == "kb" and cnn else self.model)
         self.search = StagedSearch(self.model, self.kb, samples=samples,
                                    seed=int(self.rng.integers(2**31)))
         self.decisions: list[dict[str, Any]] = []
@@ -235,7 +244,7 @@ class ExpertAgent(BaseAgent):
             # Only hands the board leaves possible are asked about (and ours are not).
             live = board_live(o.board) & ((COMBO_MASKS & mine) == 0)
             column = np.zeros(NUM_COMBOS)
-            column[live] = self.model.predict(o, ALL_HOLES[live])[:, action_class(o, action)]
+            column[live] = self.tracker.predict(o, ALL_HOLES[live])[:, action_class(o, action)]
             return column
 
         weights = track_ranges(obs, likelihood)[1 - me]
