@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from checkraise.agents.expert import ExpertAgent
+from checkraise.arena.outfolder import OutFolderError, match_logs
 from checkraise.cards import COMBO_MASKS, combo_index
 from checkraise.histories.pokerstars import parse_file
 from checkraise.histories.replay import replay
@@ -56,10 +57,10 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=0, help="at most this many hands (0: all)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
-    logs = sorted((args.folder / "logs").glob("rotation-*.txt"))
-    if not logs:
-        sys.exit(f"{args.folder}: no logs/rotation-*.txt; expected the --out of "
-                 "'checkraise match'")
+    try:
+        logs = match_logs(args.folder, "txt")
+    except OutFolderError as exc:
+        sys.exit(str(exc))
     readers: dict[str, ExpertAgent] = {
         "knowledge base (cnn=false)": ExpertAgent(seed=1, cnn=False),
         "shipped CNN": ExpertAgent(seed=1, cnn=True),

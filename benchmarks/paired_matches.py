@@ -24,13 +24,15 @@ from pathlib import Path
 
 import numpy as np
 
+from checkraise.arena.outfolder import OutFolderError, match_logs
+
 
 def deal_chips(folder: Path) -> tuple[str, str, list[str], np.ndarray]:
     """``(first agent, opponent, cards per deal, first agent's chips per deal)``."""
-    logs = sorted((folder / "logs").glob("rotation-*.log"))
-    if not logs:
-        sys.exit(f"{folder}: no logs/rotation-*.log; expected the --out of a heads-up "
-                 "'checkraise match'")
+    try:
+        logs = match_logs(folder, "log")
+    except OutFolderError as exc:
+        sys.exit(str(exc))
     rows = [[line.split(":") for line in p.read_text().splitlines()
              if line.startswith("STATE:")] for p in logs]
     n = len(rows[0])

@@ -23,6 +23,7 @@ from typing import Any
 
 from checkraise.agents.blueprint import BIASES, BlueprintAgent
 from checkraise.agents.continuations import ContinuationPosterior, observe_hand
+from checkraise.arena.outfolder import OutFolderError, match_logs
 from checkraise.histories.pokerstars import parse_file
 from checkraise.histories.replay import replay
 
@@ -35,10 +36,10 @@ def main() -> None:
     parser.add_argument("--opponent", required=True, help="player name as in the logs")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
-    logs = sorted((args.folder / "logs").glob("rotation-*.txt"))
-    if not logs:
-        sys.exit(f"{args.folder}: no logs/rotation-*.txt; expected the --out of "
-                 "'checkraise match'")
+    try:
+        logs = match_logs(args.folder, "txt")
+    except OutFolderError as exc:
+        sys.exit(str(exc))
     hands = [h for path in logs for h in parse_file(path)]
     posterior = ContinuationPosterior()
     readers = (BlueprintAgent(seed=7), BlueprintAgent(seed=7))

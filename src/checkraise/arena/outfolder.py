@@ -14,7 +14,7 @@ from pathlib import Path
 
 from checkraise.errors import CheckraiseError
 
-__all__ = ["OutFolderError", "claim_out_folder", "remove_outputs"]
+__all__ = ["OutFolderError", "claim_out_folder", "match_logs", "remove_outputs"]
 
 
 class OutFolderError(CheckraiseError):
@@ -27,6 +27,19 @@ def _outputs(out: Path, names: Iterable[str], logs: re.Pattern[str]) -> list[Pat
     if log_dir.is_dir():
         found += sorted(p for p in log_dir.iterdir() if p.is_file() and logs.fullmatch(p.name))
     return found
+
+
+def match_logs(out: Path, suffix: str) -> list[Path]:
+    """The hand logs ``logs/rotation-K.<suffix>`` (``log``: ACPC, ``txt``: PokerStars) of
+    a ``checkraise match --out`` folder, in rotation order; :class:`OutFolderError` when
+    it holds none."""
+    pattern = re.compile(rf"rotation-(\d+)\.{re.escape(suffix)}")
+    found = [(int(m.group(1)), p) for p in (out / "logs").glob(f"rotation-*.{suffix}")
+             if (m := pattern.fullmatch(p.name))]
+    if not found:
+        raise OutFolderError(f"{out}: no logs/rotation-*.{suffix}; expected the --out of "
+                             "'checkraise match'")
+    return [p for _, p in sorted(found)]
 
 
 def remove_outputs(out: Path, names: Iterable[str], logs: re.Pattern[str]) -> None:
