@@ -4,7 +4,9 @@ The decisions come from the shipped blueprint playing itself on seeded deals: th
 first river decision of each (for ``unsafe`` and ``safe``, which re-solve the river)
 and the first turn decision (for ``mode=depth`` with each leaf evaluator:
 ``network``, the river value network; ``safe`` and ``model``, the four continuation
-strategies). At each, ``resolve`` decides from scratch: it tracks both ranges, builds
+strategies), and the first flop decision (``depth/flop``: ``flop=network``, the flop
+re-solved depth-limited with a turn network, ``--turn-values FILE``, at its leaves). At
+each, ``resolve`` decides from scratch: it tracks both ranges, builds
 the subgame, (``safe``) computes the opponent's best-response values against the
 blueprint, and solves to the accuracy or the time budget. Beside it, the blueprint
 bot's own decision at the same spots: what re-solving costs on top of it. The issue's
@@ -12,7 +14,7 @@ budget is 5 s per decision on 2 cores; the distribution is printed (median, 90th
 percentile, max) with the iterations and the exploitability reached (% of pot).
 
 Run: ``.venv/bin/python benchmarks/bench_resolve.py [--decisions 20] [--seconds 5]
-[--values default] [--json]``.
+[--values default] [--turn-values FILE] [--json]``.
 """
 
 from __future__ import annotations
@@ -45,7 +47,10 @@ MODES: tuple[tuple[str, int, dict[str, Any] | None], ...] = (
     ("depth/network", 2, {"mode": "depth", "leaf": "network"}),
     ("depth/safe", 2, {"mode": "depth", "leaf": "safe"}),
     ("depth/model", 2, {"mode": "depth", "leaf": "model"}),
+    ("blueprint", 1, None),
+    ("depth/flop", 1, {"mode": "depth", "flop": "network"}),
 )
+_STREETS = {1: "flop", 2: "turn", 3: "river"}
 
 
 def first_decisions(street: int, count: int, seed: int,
@@ -70,7 +75,7 @@ def first_decisions(street: int, count: int, seed: int,
 
 
 def time_mode(label: str, options: dict[str, Any] | None, spots: list[Any], seconds: float,
-              values: str) -> dict[str, Any]:
+              values: str, turn_values: str = "turn") -> dict[str, Any]:
     """Seconds, iterations and exploitability of one decision per spot."""
     times, iters, expl = [], [], []
     for deal, obs, hole in spots:
@@ -78,7 +83,9 @@ def time_mode(label: str, options: dict[str, Any] | None, spots: list[Any], seco
             bot: Any = BlueprintAgent(seed=deal)
         else:
             extra: dict[str, Any] = (
-                {"values": values} if options.get("leaf") == "network" else {})
+                {"values": values} if options.get("leaf", "network") == "network" else {})
+            if options.get("flop") == "network":
+                extra["turn_values"] = turn_values
             bot = ResolveAgent(**options, **extra, seconds=seconds, seed=deal)
         bot.begin_hand(obs.seat, CONFIG, hole, deal)
         started = time.perf_counter()
@@ -88,7 +95,7 @@ def time_mode(label: str, options: dict[str, Any] | None, spots: list[Any], seco
             iters.append(bot.decisions[-1]["iterations"])
             expl.append(bot.decisions[-1]["exploitability"])
     t = np.array(times)
-    row: dict[str, Any] = {"mode": label, "street": "river" if spots[0][1].round == 3 else "turn",
+    row: dict[str, Any] = {"mode": label, "street": _STREETS[spots[0][1].round],
                            "decisions": len(times),
                            "median_s": float(np.median(t)), "p90_s": float(np.quantile(t, 0.9)),
                            "max_s": float(t.max()), "mean_s": float(t.mean())}
@@ -104,19 +111,23 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="budget per re-solve")
     parser.add_argument("--seed", type=int, default=1000, help="first deal seed")
     parser.add_argument("--values", default="default", help="river network of depth/network")
+    parser.add_argument("--turn-values", default="turn", help="turn network of depth/flop")
     parser.add_argument("--modes", default=",".join(dict.fromkeys(m for m, _, _ in MODES)),
                         help="comma-separated modes to time")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
     wanted = set(args.modes.split(","))
-    spots = {street: first_decisions(street, args.decisions, args.seed) for street in (2, 3)}
+    streets = {street for label, street, _ in MODES if label in wanted}
+    spots = {street: first_decisions(street, args.decisions, args.seed) for street in streets}
     rows = []
     for label, street, options in MODES:
         if label not in wanted:
             continue
         # the first decision compiles kernels and loads files: not timed
-        time_mode(label, options, spots[street][:1], args.seconds, args.values)
-        rows.append(time_mode(label, options, spots[street], args.seconds, args.values))
+        time_mode(label, options, spots[street][:1], args.seconds, args.values,
+                  args.turn_values)
+        rows.append(time_mode(label, options, spots[street], args.seconds, args.values,
+                              args.turn_values))
     if args.json:
         print(json.dumps(rows, indent=2))
         return
