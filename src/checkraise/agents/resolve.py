@@ -66,6 +66,7 @@ from checkraise.agents.subgame import (
 )
 from checkraise.cards import combo_index
 from checkraise.errors import ConfigError, one_of
+from checkraise.games.holdem import STREET_NAMES
 
 if TYPE_CHECKING:
     from checkraise.agents.probabilities import HandActionProbabilities
@@ -327,6 +328,6 @@ class ResolveAgent(BaseAgent):
             probs[empty, actions.index(Action.call())] = 1.0
         probs[~live] = 0.0
         probs[live] /= probs[live].sum(axis=1, keepdims=True)
-        street = ("preflop", "flop", "turn", "river")[observation.round]
+        street = STREET_NAMES[observation.round]
         return HandActionProbabilities(actions, probs, exact=True,
                                        note=f"{self.mode} re-solved {street} subgame")

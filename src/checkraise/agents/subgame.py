@@ -35,6 +35,7 @@ import numpy.typing as npt
 
 from checkraise.cards import NUM_COMBOS
 from checkraise.errors import ConfigError, one_of
+from checkraise.games.holdem import STREET_NAMES
 
 if TYPE_CHECKING:
     from checkraise.agents.blueprint import BlueprintAgent
@@ -240,7 +241,7 @@ class Subgame:
         if gadget not in GADGETS:
             raise ConfigError(f"gadget={gadget!r}; expected one of {one_of(GADGETS)}")
         street = observation.round
-        name = ("preflop", "flop", "turn", "river")[street]
+        name = STREET_NAMES[street]
         if street in (1, 2) and leaf_values is None:
             raise ConfigError(f"a {name} subgame is depth-limited: it needs leaf values")
         if street in (1, 2) and mode != "unsafe":

@@ -98,10 +98,11 @@ def board_buckets(board: Sequence[int], abstraction: str = "default") -> npt.NDA
 
 
 def river_buckets(board: Sequence[int], abstraction: str = "default") -> npt.NDArray[np.int64]:
-    """The river bucket of each of the 1,326 combos on ``board`` (-1 where it clashes)."""
-    buckets: npt.NDArray[np.int64] = _cards(abstraction).combo_buckets(
-        3, tuple(int(c) for c in board))
-    return buckets
+    """The river bucket of each of the 1,326 combos on ``board`` (its first five cards;
+    -1 where a combo clashes)."""
+    if len(board) < 5:
+        raise ConfigError(f"a river board has 5 cards; got {len(board)}")
+    return board_buckets(tuple(board)[:5], abstraction)
 
 
 _CARDS: dict[str, Any] = {}
