@@ -14,6 +14,10 @@ hand was ruled out (weight 0; those count at a floor of ``1e-6 / n``), and the s
 the range's weight on hands it rates above his (ties half; 50% is no reading at all,
 lower is better).
 
+It also scores each model as a predictor of his actions on the same logs: at every
+decision he made (preflop and after), the probability the model gives the action class
+he took *with the hand he held*: top-1 accuracy and log-loss (nats), per street group.
+
 Run: ``.venv/bin/python benchmarks/expert_reading.py DIR --opponent NAME
 [--model FILE ...] [--json]`` (``NAME`` as the logs write it, e.g. ``expert_cnn=false``;
 each ``--model`` a CNN file beside the knowledge base and the shipped CNN).
@@ -30,10 +34,12 @@ from typing import Any
 import numpy as np
 
 from checkraise.agents.expert import ExpertAgent
+from checkraise.agents.range_tracking import track_ranges
 from checkraise.arena.outfolder import OutFolderError, match_logs
-from checkraise.cards import COMBO_MASKS, combo_index
+from checkraise.cards import COMBO_MASKS, NUM_COMBOS, combo_index
 from checkraise.histories.pokerstars import parse_file
 from checkraise.histories.replay import replay
+from checkraise.nn.action_classes import action_class
 
 
 def score(weights: np.ndarray, actual: int, allowed: np.ndarray) -> tuple[float, bool, float]:
@@ -47,6 +53,23 @@ def score(weights: np.ndarray, actual: int, allowed: np.ndarray) -> tuple[float,
     above = float(w[w > w[actual]].sum()) + 0.5 * float(w[w == w[actual]].sum() - w[actual])
     rated_above = above / total if total > 0 else 0.5
     return bits, out, rated_above
+
+
+def predictions(reader: ExpertAgent, obs: Any, hand: np.ndarray,
+                ) -> list[tuple[bool, float, bool]]:
+    """``(postflop, probability of the class taken, top-1 right)`` of each decision of the
+    player not seated at ``obs`` (his hand ``hand``, shape (1, 2)), by ``reader``'s model."""
+    out: list[tuple[bool, float, bool]] = []
+
+    def likelihood(o: Any, _index: int, action: Any) -> np.ndarray:
+        if o.seat != obs.seat:
+            probs = reader.tracker.predict(o, hand)[0]
+            taken = action_class(o, action)
+            out.append((o.round > 0, float(probs[taken]), int(np.argmax(probs)) == taken))
+        return np.ones(NUM_COMBOS)
+
+    track_ranges(obs, likelihood)
+    return out
 
 
 def main() -> None:
@@ -67,17 +90,23 @@ def main() -> None:
     }
     for path in args.model:
         readers[f"CNN {path}"] = ExpertAgent(seed=1, cnn=True, model=path)
+        readers[f"CNN {path}, track=staged"] = ExpertAgent(seed=1, cnn=True, model=path,
+                                                           track="staged")
     rows: dict[str, list[tuple[float, bool, float]]] = {name: [] for name in readers}
+    decided: dict[str, list[tuple[bool, float, bool]]] = {name: [] for name in readers}
     used = 0
     for number, hand in enumerate((h for path in logs for h in parse_file(path)), 1):
         names = [s.name for s in hand.seats]
         if args.opponent not in names:
             sys.exit(f"hand {number}: no player {args.opponent!r}; the logs name {names}")
         state = replay(hand)
-        if len(state.board) < 3:
-            continue
         him = names.index(args.opponent)
         obs = state.observation(1 - him)
+        real = np.array([state.hole_cards[him]], dtype=np.int64)
+        for name, reader in readers.items():
+            decided[name].extend(predictions(reader, obs, real))
+        if len(state.board) < 3:
+            continue
         actual = combo_index(*state.hole_cards[him])
         seen = np.uint64(sum(1 << int(c) for c in (*obs.hole_cards, *obs.board)))
         allowed = (COMBO_MASKS & seen) == 0
@@ -95,6 +124,12 @@ def main() -> None:
             "ruled_out": float(np.mean([g[1] for g in got])),
             "rated_above": float(np.mean([g[2] for g in got])),
         }
+        for group, keep in (("preflop", False), ("postflop", True)):
+            d = [x for x in decided[name] if x[0] == keep]
+            report["models"][name][f"{group}_decisions"] = len(d)
+            report["models"][name][f"{group}_accuracy"] = float(np.mean([x[2] for x in d]))
+            report["models"][name][f"{group}_log_loss"] = float(
+                -np.mean([np.log(max(x[1], 1e-12)) for x in d]))
     if args.json:
         print(json.dumps(report))
         return
@@ -103,6 +138,12 @@ def main() -> None:
     for name, m in report["models"].items():
         print(f"{name:44} {m['bits_over_uniform']:12.2f} ± {m['bits_ci95']:5.2f} "
               f"{100 * m['ruled_out']:9.1f}% {100 * m['rated_above']:11.1f}%")
+    print(f"\nhis actions predicted with his real hand (top-1 accuracy, log-loss in nats), "
+          f"{used} hands that reached the flop and those before them:")
+    print(f"{'model':44} {'preflop':>16} {'postflop':>16}")
+    for name, m in report["models"].items():
+        print(f"{name:44} {100 * m['preflop_accuracy']:7.1f}% {m['preflop_log_loss']:6.3f} "
+              f"{100 * m['postflop_accuracy']:7.1f}% {m['postflop_log_loss']:6.3f}")
 
 
 if __name__ == "__main__":

@@ -217,3 +217,45 @@ def test_track_kb_reads_his_range_with_the_knowledge_base(monkeypatch: pytest.Mo
     assert fake.calls == 0  # his range: the knowledge base's reading, never the CNN's
     with pytest.raises(AgentSpecError, match="track='cnn'"):
         make_agent("expert:track=cnn", seed=1)
+
+
+class _RecordingCall(_AlwaysCall):
+    """:class:`_AlwaysCall` that also records the street of every question."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rounds: list[int] = []
+
+    def predict(self, obs: object, holes: np.ndarray) -> np.ndarray:
+        self.rounds.append(obs.round)  # type: ignore[attr-defined]
+        return super().predict(obs, holes)
+
+
+def test_track_staged_reads_preflop_by_the_knowledge_base_and_later_by_the_cnn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _RecordingCall()
+    monkeypatch.setattr(expert_module, "_cnn_model", lambda: fake)
+    staged = ExpertAgent(seed=2, cnn=True, track="staged", seconds=0.05, hands=8)
+    knowledge = ExpertAgent(seed=2, cnn=False, seconds=0.05, hands=8)
+    assert staged.search.model is fake
+    rng = np.random.default_rng(11)
+    preflop_only = postflop = 0
+    for _ in range(300):
+        if preflop_only >= 3 and postflop >= 3:
+            break
+        state = _random_spot(rng)
+        obs = state.observation(state.current_player)
+        his = [seat != obs.seat for seat, _, _ in obs.history]
+        if not any(his):
+            continue
+        fake.rounds.clear()
+        got = staged.opponent_range(obs)
+        if obs.round == 0:
+            preflop_only += 1
+            # every action he took was preflop: exactly the knowledge base's reading
+            np.testing.assert_array_equal(got, knowledge.opponent_range(obs))
+            assert fake.rounds == []
+        elif fake.rounds:
+            postflop += 1
+            assert min(fake.rounds) >= 1  # the CNN is never asked about a preflop action
+    assert postflop >= 3  # ... and is asked about his later ones

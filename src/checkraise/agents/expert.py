@@ -13,8 +13,9 @@ an opponent model predicts the opponent's, and a game tree built in stages decid
 
 His range is tracked by Bayes through the hand (:func:`~checkraise.agents.range_tracking.
 track_ranges`) with the same opponent model as the likelihood (``track=kb``: with the
-knowledge base's whatever the search uses): each of his actions multiplies each hand's
-weight by the model's probability of that action's class.
+knowledge base's whatever the search uses; ``track=staged``: the knowledge base's for
+his preflop actions, the opponent model's for later ones): each of his actions
+multiplies each hand's weight by the model's probability of that action's class.
 
 The opponent model is ``cnn=true`` the CNN of :mod:`checkraise.nn.opponent_cnn` (loaded
 lazily; it needs torch) or ``cnn=false`` :class:`KnowledgeOpponentModel`, the tiers of
@@ -58,7 +59,8 @@ from checkraise.opponents.categories import FLUSH_DRAW, STRAIGHT_DRAW, category_
 if TYPE_CHECKING:
     from checkraise.engine import Observation, TableConfig
 
-__all__ = ["ALL_HOLES", "ExpertAgent", "KnowledgeOpponentModel", "OpponentModel", "combo_indices"]
+__all__ = ["ALL_HOLES", "ExpertAgent", "KnowledgeOpponentModel", "OpponentModel",
+           "StagedOpponentModel", "combo_indices"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -139,6 +141,22 @@ class KnowledgeOpponentModel:
         return rows
 
 
+class StagedOpponentModel:
+    """One model for his preflop actions, another after the flop (``track=staged``).
+
+    Before the flop he plays a table (ours is the knowledge base's), which the CNN
+    learns only approximately; after it his search is what a learned model must guess.
+    """
+
+    def __init__(self, preflop: OpponentModel, postflop: OpponentModel) -> None:
+        self.preflop = preflop
+        self.postflop = postflop
+
+    def predict(self, obs: Observation, holes: IntArray) -> FloatArray:
+        """``(k, 6)`` class probabilities of the seat to act in ``obs`` for each hand."""
+        return (self.preflop if obs.round == 0 else self.postflop).predict(obs, holes)
+
+
 def _cnn_model(path: str | None = None) -> OpponentModel:
     """The CNN opponent model in ``path``, or the one shipped as package data (imports
     torch)."""
@@ -166,7 +184,9 @@ class ExpertAgent(BaseAgent):
         trained on an opponent's hand histories by ``checkraise nn opponent train``.
     track : str
         The model his range is tracked with: ``model`` (default: the opponent model
-        above) or ``kb`` (the knowledge base's, whatever weights his search nodes).
+        above), ``kb`` (the knowledge base's, whatever weights his search nodes) or
+        ``staged`` (his preflop actions by the knowledge base, later ones by the
+        opponent model; :class:`StagedOpponentModel`).
     seconds : float
         Time budget of a postflop decision (the current street is always searched).
     hands : int
@@ -189,8 +209,9 @@ class ExpertAgent(BaseAgent):
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
                 raise AgentSpecError(f"expert option {name}={value!r}; expected an int "
                                      f"in 1..{top}")
-        if track not in ("model", "kb"):
-            raise AgentSpecError(f"expert option track={track!r}; expected model or kb")
+        if track not in ("model", "kb", "staged"):
+            raise AgentSpecError(f"expert option track={track!r}; expected model, kb or "
+                                 "staged")
         if model != "default" and not cnn:
             raise AgentSpecError(f"expert option model={model!r} with cnn=false; a model "
                                  "file is the CNN's (cnn=true)")
@@ -202,8 +223,11 @@ class ExpertAgent(BaseAgent):
             self.model: OpponentModel = KnowledgeOpponentModel(self.kb)
         else:
             self.model = _cnn_model() if model == "default" else _cnn_model(model)
-        self.tracker: OpponentModel = (KnowledgeOpponentModel(self.kb)
-                                       if track == "kb" and cnn else self.model)
+        self.tracker: OpponentModel = self.model
+        if track == "kb" and cnn:
+            self.tracker = KnowledgeOpponentModel(self.kb)
+        elif track == "staged" and cnn:
+            self.tracker = StagedOpponentModel(KnowledgeOpponentModel(self.kb), self.model)
         self.search = StagedSearch(self.model, self.kb, samples=samples,
                                    seed=int(self.rng.integers(2**31)))
         self.decisions: list[dict[str, Any]] = []
