@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.cli_helpers import PNG_SIGNATURE, bad_cli, run_cli
@@ -86,6 +87,17 @@ def test_turn_network_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[s
     line = bad_cli(["nn", "river", "eval", "--data", str(tmp_path / "test"), "--model",
                     str(model), "--turn-spots", "1"], capsys)
     assert "--turn-spots needs a river network" in line
+    line = bad_cli(["nn", "river", "eval", "--data", str(tmp_path / "test"), "--model",
+                    str(model), "--flop-spots", "-1"], capsys)
+    assert "invalid --flop-spots -1" in line
+    # ... but for flop spots, which it values at the end of the flop
+    from checkraise.nn.river_eval import evaluate_depth_limited
+    from checkraise.nn.river_values import RiverValueFunction
+
+    flop = evaluate_depth_limited(RiverValueFunction(model), 1, seed=5, accuracy=1000,
+                                  max_iterations=2)
+    assert flop["street"] == "flop" and flop["spots"] == 1
+    assert np.isfinite(flop["value_gap_pct"]) and 0 <= flop["strategy_gap"] <= 1
     line = bad_cli(["nn", "river", "generate", "--situations", "1", "--out",
                     str(tmp_path / "f"), "--street", "flop"], capsys)
     assert "street='flop'" in line

@@ -148,28 +148,36 @@ def eval_cmd(
     data: Path = typer.Option(..., "--data", help="River situations the network never saw "
                               "(a generate folder of another seed)."),
     model: str = typer.Option("default", "--model", help="A river network file, or default."),
-    turn_spots: int = typer.Option(0, "--turn-spots", help="Also solve this many random turn "
-                                   "spots exactly and depth-limited with the network."),
-    seed: int = typer.Option(0, "--seed", callback=check_seed, help="Seed of the turn spots."),
+    turn_spots: int = typer.Option(0, "--turn-spots", help="A river network: also solve this "
+                                   "many random turn spots exactly and depth-limited with it."),
+    flop_spots: int = typer.Option(0, "--flop-spots", help="A turn network: also solve this "
+                                   "many random flop spots exactly and depth-limited with it."),
+    seed: int = typer.Option(0, "--seed", callback=check_seed, help="Seed of the spots."),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
     """The network's error per hand on unseen river (turn) situations, against two
-    baselines, and (with --turn-spots, a river network) depth-limited turn solves with
-    it against exact ones."""
-    from checkraise.nn.river_eval import evaluate_river, evaluate_turn
+    baselines, and (--turn-spots with a river network, --flop-spots with a turn network)
+    depth-limited solves of the street before with it against exact ones."""
+    from checkraise.nn.river_eval import evaluate_depth_limited, evaluate_river
     from checkraise.nn.river_values import RiverValueFunction
 
+    for option, count in (("--turn-spots", turn_spots), ("--flop-spots", flop_spots)):
+        if count < 0:
+            raise ConfigError(f"invalid {option} {count}: expected 0 or more")
     function = RiverValueFunction(model)
-    if turn_spots > 0 and function.street != "river":
-        raise ConfigError(f"--turn-spots needs a river network; {function.path} is a "
-                          f"{function.street} network")
+    for option, count, street in (("--turn-spots", turn_spots, "river"),
+                                  ("--flop-spots", flop_spots, "turn")):
+        if count > 0 and function.street != street:
+            raise ConfigError(f"{option} needs a {street} network; {function.path} is a "
+                              f"{function.street} network")
     report: dict[str, Any] = {"model": str(function.path), "street": function.street,
                               "river": evaluate_river(function, data)}
-    if turn_spots > 0:
-        with stderr_bar("turn spots", turn_spots) as bar:
+    spots, before = (turn_spots, "turn") if function.street == "river" else (flop_spots, "flop")
+    if spots > 0:
+        with stderr_bar(f"{before} spots", spots) as bar:
             task = bar.task_ids[0]
-            report["turn"] = evaluate_turn(function, turn_spots, seed,
-                                           progress=lambda: bar.update(task, advance=1))
+            report[before] = evaluate_depth_limited(
+                function, spots, seed, progress=lambda: bar.update(task, advance=1))
     if as_json:
         print(json.dumps(report))
         return
@@ -178,8 +186,8 @@ def eval_cmd(
           f"(shares of the pot, weighted by how much each hand counts):")
     for name, value in river["errors"].items():
         print(f"  {name:32s} {value:.4f}")
-    if "turn" in report:
-        t = report["turn"]
-        print(f"{t['spots']} turn spots, depth-limited with the network against exact "
-              f"(turn and river): root value gap {t['value_gap_pct']:.2f} % of the pot, "
+    if spots > 0:
+        t = report[before]
+        print(f"{t['spots']} {before} spots, depth-limited with the network against exact "
+              f"(to the river): root value gap {t['value_gap_pct']:.2f} % of the pot, "
               f"strategy gap {t['strategy_gap']:.3f} (mean total variation)")

@@ -66,8 +66,8 @@ FloatArray = npt.NDArray[np.float64]
 #: cap of the river subgames the data are solved with (both players alike).
 RIVER_SIZES: dict[str, Any] = {"bet": [33, 75, 150], "raise": [100], "allin": True,
                                "raise_cap": 2, "allin_threshold": 0.67}
-#: Sizes of turn situations, turn and river alike (and of the turn spots that
-#: :func:`checkraise.nn.river_eval.evaluate_turn` solves).
+#: Sizes of turn situations, turn and river alike (and of the turn and flop spots
+#: that :func:`checkraise.nn.river_eval.evaluate_depth_limited` solves).
 TURN_SIZES: dict[str, Any] = {"bet": [50, 100], "raise": [100], "allin": True,
                               "raise_cap": 1, "allin_threshold": 0.67}
 #: Board cards at the start of each street a value network is trained for.

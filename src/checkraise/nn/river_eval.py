@@ -7,9 +7,10 @@ share (the hand's showdown equity against the opponent's range, as if neither be
 and the *bucket oracle* (each hand given the exact mean share of its bucket: the error
 that bucketing alone costs, the floor of any bucketed network).
 
-:func:`evaluate_turn`: random turn spots solved twice by the spot solver, exactly
-(turn and river) and depth-limited with the network at the end of the turn
-(:class:`~checkraise.nn.river_values.RiverLeafValues`); the gap between the two
+:func:`evaluate_depth_limited`: random spots a street before the network's (turn spots
+for a river network, flop spots for a turn network) solved twice by the spot solver,
+exactly (to the end of the hand) and depth-limited with the network at the end of the
+street (:class:`~checkraise.nn.river_values.RiverLeafValues`); the gap between the two
 root values (% of the pot) and between the first decision's strategies.
 """
 
@@ -34,7 +35,7 @@ from checkraise.nn.river_values import (
     compatible_mass,
 )
 
-__all__ = ["TURN_SIZES", "checkdown_shares", "evaluate_river", "evaluate_turn"]
+__all__ = ["TURN_SIZES", "checkdown_shares", "evaluate_depth_limited", "evaluate_river"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -133,12 +134,16 @@ def evaluate_river(function: RiverValueFunction, data: str | Path,
     return {"situations": n, "errors": out}
 
 
-def _turn_spot(rng: np.random.Generator) -> tuple[Any, FloatArray]:
+#: Seed stream of the spots of each street (the turn's as before flop spots existed).
+_SPOT_STREAM = {4: 0x7475, 3: 0x666C}
+
+
+def _spot(rng: np.random.Generator, cards: int) -> tuple[Any, FloatArray]:
     from checkraise.cards import format_cards
     from checkraise.nn.river_data import _strengths
     from checkraise.solvers.spot import Spot
 
-    board = tuple(int(c) for c in rng.choice(52, size=4, replace=False))
+    board = tuple(int(c) for c in rng.choice(52, size=cards, replace=False))
     spr = float(np.exp(rng.uniform(np.log(0.5), np.log(6.0))))
     s = _strengths(board)
     ranges = np.stack([random_range(board, rng, s), random_range(board, rng, s)])
@@ -151,19 +156,21 @@ def _turn_spot(rng: np.random.Generator) -> tuple[Any, FloatArray]:
     return spot, ranges
 
 
-def evaluate_turn(function: RiverValueFunction, spots: int, seed: int,
-                  accuracy: float = 1.0, max_iterations: int = 300,
-                  progress: Callable[[], None] | None = None) -> dict[str, Any]:
-    """Depth-limited (network) against exact turn solves of ``spots`` random turn spots."""
+def evaluate_depth_limited(function: RiverValueFunction, spots: int, seed: int,
+                           accuracy: float = 1.0, max_iterations: int = 300,
+                           progress: Callable[[], None] | None = None) -> dict[str, Any]:
+    """Depth-limited (network) against exact solves of ``spots`` random spots of the
+    street before the network's (bets of :data:`TURN_SIZES`, 0.5 to 6 pots behind)."""
     from checkraise.solvers.spot import SpotSolver
 
-    rng = np.random.default_rng([seed, 0x7475])
+    cards = function.cards - 1
+    rng = np.random.default_rng([seed, _SPOT_STREAM[cards]])
     gaps: list[float] = []
     tv: list[float] = []
     seconds = {"exact": 0.0, "depth_limited": 0.0}
     iterations = {"exact": 0, "depth_limited": 0}
     for _ in range(spots):
-        spot, ranges = _turn_spot(rng)
+        spot, ranges = _spot(rng, cards)
         values = {}
         first = {}
         for name in ("exact", "depth_limited"):
@@ -183,7 +190,8 @@ def evaluate_turn(function: RiverValueFunction, spots: int, seed: int,
         tv.append(float((reach * 0.5 * np.abs(a - b).sum(axis=1)).sum() / reach.sum()))
         if progress is not None:
             progress()
-    return {"spots": spots, "seed": seed, "value_gap_pct": float(np.mean(gaps)),
+    return {"street": ("flop", "turn")[cards - 3], "spots": spots, "seed": seed,
+            "value_gap_pct": float(np.mean(gaps)),
             "value_gap_max_pct": float(np.max(gaps)), "strategy_gap": float(np.mean(tv)),
             "seconds": seconds, "iterations": iterations, "accuracy_pct": accuracy,
             "sizes": TURN_SIZES}
