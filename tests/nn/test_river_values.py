@@ -331,3 +331,26 @@ def test_turn_check_down_share_is_the_equity_module_s_over_a_small_range() -> No
                                     method="exact").equity[0])
                    for v, w in zip(villains, weights, strict=True)) / sum(weights)
     assert got == pytest.approx(expected, abs=1e-12)
+
+
+def test_eval_compares_network_and_check_down_on_the_same_situations(
+        tiny_model: Path, tmp_path: Path) -> None:
+    # With a check-down sample smaller than the data, the network's error on those same
+    # situations is reported: it must be what the network scores on them alone (a folder
+    # holding only the first chunk).
+    import shutil
+
+    from checkraise.nn.river_eval import evaluate_river
+
+    full, first = tmp_path / "full", tmp_path / "first"
+    generate(full, RiverDataSettings(4, seed=21, accuracy=20.0, max_iterations=5, chunk_size=2))
+    first.mkdir()
+    shutil.copy(full / "manifest.json", first / "manifest.json")
+    shutil.copy(full / "river_00000.npz", first / "river_00000.npz")
+    function = RiverValueFunction(tiny_model)
+    both = evaluate_river(function, full, checkdown_sample=2)["errors"]
+    alone = evaluate_river(function, first, checkdown_sample=2)["errors"]
+    assert both["network on those 2 situations"] == pytest.approx(alone["network"], rel=1e-12)
+    assert both["check-down equity (2 situations)"] == pytest.approx(
+        alone["check-down equity (2 situations)"], rel=1e-12)
+    assert "network on those 2 situations" not in alone  # nothing to add when all are used

@@ -99,7 +99,8 @@ def evaluate_river(function: RiverValueFunction, data: str | Path,
     """Errors per hand on the situations of ``data`` (see the module docstring).
 
     The check-down baseline is computed on the first ``checkdown_sample`` situations
-    (it is a slow pairwise loop); the other two on all.
+    (it is a slow pairwise loop), the other two on all; with fewer, the network's error
+    on those same situations is reported as well.
     """
     situations, settings = load_situations(data)
     if settings.street != function.street:
@@ -109,7 +110,7 @@ def evaluate_river(function: RiverValueFunction, data: str | Path,
     num = function.buckets
     errors = {"network": 0.0, "bucket oracle (exact bucket means)": 0.0}
     weight_total = 0.0
-    cd_err = cd_weight = 0.0
+    cd_err = cd_weight = net_err = 0.0
     for i in range(n):
         board = tuple(int(c) for c in situations["boards"][i])
         ranges = situations["ranges"][i].astype(np.float64)
@@ -127,10 +128,13 @@ def evaluate_river(function: RiverValueFunction, data: str | Path,
         if i < checkdown_sample:
             cd = checkdown_shares(board, ranges)
             cd_err += float((w * np.abs(cd - truth)).sum())
+            net_err += float((w * np.abs(pred - truth)).sum())
             cd_weight += float(w.sum())
     out = {k: v / weight_total for k, v in errors.items()}
-    out[f"check-down equity ({min(n, checkdown_sample)} situations)"] = cd_err / max(cd_weight,
-                                                                                     1e-300)
+    k = min(n, checkdown_sample)
+    out[f"check-down equity ({k} situations)"] = cd_err / max(cd_weight, 1e-300)
+    if k < n:  # the network on the check-down's situations too: the like-for-like figure
+        out[f"network on those {k} situations"] = net_err / max(cd_weight, 1e-300)
     return {"situations": n, "errors": out}
 
 
