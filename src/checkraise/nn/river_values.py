@@ -357,12 +357,6 @@ class RiverValueFunction:
     def __init__(self, path: str | Path = "default") -> None:
         p = (default_river_model() if str(path) == "default"
              else default_river_model("turn") if str(path) == "turn" else Path(path))
-        if str(path) == "turn" and not p.exists():
-            raise ConfigError(
-                "no turn value network ships with checkraise (its data take days of CPU "
-                "here); build one with 'checkraise nn river generate --street turn "
-                "--situations N --out DIR' and 'checkraise nn river train --data DIR --out "
-                "FILE', then pass turn_values=FILE")
         if not p.is_file():
             raise ModelFileError(f"value network {str(p)!r} does not exist; expected a file "
                                  "written by 'checkraise nn river train'")
