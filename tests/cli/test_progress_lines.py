@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 
-from checkraise.cli._progress import LogLines
+import pytest
+
+from checkraise.cli._progress import LogLines, stderr_bar
 
 
 class _Clock:
@@ -39,3 +41,18 @@ def test_a_job_shorter_than_the_interval_prints_nothing() -> None:
         clock.now += 1
         advance(1)
     assert out.getvalue() == ""
+
+
+def test_stderr_bar_off_a_terminal_turns_the_bar_s_calls_into_lines(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # pytest's stderr is no terminal: the nn commands' bars become lines in the log
+    with stderr_bar("flop spots", 4, interval=0.0) as bar:
+        task = bar.task_ids[0]
+        bar.update(task, advance=1)
+        bar.update(task, completed=3)
+    with stderr_bar("re-solves", None, interval=0.0) as bar:
+        bar.update(bar.task_ids[0], advance=2)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("flop spots: 1/4 spots (25%), 0:00:00 elapsed, ~")
+    assert lines[1].startswith("flop spots: 3/4 spots (75%), ")
+    assert lines[2] == "re-solves: 2, 0:00:00 elapsed"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from checkraise.errors import ConfigError
 
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from checkraise.backend import Backend
 
 __all__ = ["ADDRESS_HELP", "BACKEND_HELP", "check_positive", "check_seed", "command_line",
-           "open_backend", "stderr_bar"]
+           "open_backend"]
 
 BACKEND_HELP = (
     "Where the work runs: local (processes on this machine) or ray (a Ray cluster; "
@@ -36,17 +36,6 @@ def check_positive(option: str, value: float) -> None:
     """
     if not value >= 1:
         raise ConfigError(f"invalid {option} {value}: expected 1 or more")
-
-
-def stderr_bar(label: str, total: int | None) -> Any:
-    """A transient rich progress bar on stderr with one task (``bar.task_ids[0]``)."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   console=Console(stderr=True), transient=True)
-    bar.add_task(label, total=total)
-    return bar
 
 
 def check_seed(seed: int | None) -> int | None:

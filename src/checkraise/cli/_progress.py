@@ -1,4 +1,5 @@
-"""Progress of the long commands (match, tournament, lbr, demo), counted in hands."""
+"""Progress of the long commands: hands (match, tournament, lbr, demo) and the counted
+steps of the ``nn`` commands (:func:`stderr_bar`), as plain lines when stderr is a file."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TextIO
+from typing import Any, TextIO
 
-__all__ = ["LogLines", "hands_progress"]
+__all__ = ["LogLines", "hands_progress", "stderr_bar"]
 
 
 def _ignore(n: int) -> None:
@@ -22,10 +23,10 @@ class LogLines:
     draw a bar on; these lines tell how far it got and how long it has to go.
     """
 
-    def __init__(self, total: int, label: str, interval: float = 60.0,
-                 stream: TextIO | None = None, clock: Callable[[], float] = time.monotonic
-                 ) -> None:
-        self.total, self.label, self.interval = total, label, interval
+    def __init__(self, total: int | None, label: str, interval: float = 60.0,
+                 stream: TextIO | None = None, clock: Callable[[], float] = time.monotonic,
+                 unit: str = "hands") -> None:
+        self.total, self.label, self.interval, self.unit = total, label, interval, unit
         self.stream = stream if stream is not None else sys.stderr
         self.clock = clock
         self.start = self.last = clock()
@@ -33,6 +34,10 @@ class LogLines:
 
     def __call__(self, n: int) -> None:
         self.done += n
+        self.tick()
+
+    def tick(self) -> None:
+        """Write a line if ``interval`` seconds have passed since the last one."""
         now = self.clock()
         if now - self.last >= self.interval:
             self.last = now
@@ -40,9 +45,12 @@ class LogLines:
             self.stream.flush()
 
     def line(self, elapsed: float) -> str:
-        """``"match: 120/1,000 hands (12%), 0:03:10 elapsed, ~0:23:13 left"``."""
+        """``"match: 120/1,000 hands (12%), 0:03:10 elapsed, ~0:23:13 left"`` (with no
+        total: ``"re-solves: 120, 0:03:10 elapsed"``)."""
+        if self.total is None:
+            return f"{self.label}: {self.done:,}, {_clock_text(elapsed)} elapsed"
         share = self.done / self.total if self.total else 1.0
-        text = (f"{self.label}: {self.done:,}/{self.total:,} hands ({100 * share:.0f}%), "
+        text = (f"{self.label}: {self.done:,}/{self.total:,} {self.unit} ({100 * share:.0f}%), "
                 f"{_clock_text(elapsed)} elapsed")
         if 0 < self.done < self.total:
             text += f", ~{_clock_text(elapsed * (self.total - self.done) / self.done)} left"
@@ -91,3 +99,44 @@ def hands_progress(
     with Progress(*columns, console=Console(stderr=True), transient=False) as bar:
         task = bar.add_task(label, total=total)
         yield lambda n: bar.advance(task, n)
+
+
+class _LogBar:
+    """What :func:`stderr_bar` gives when stderr is no terminal: the calls of a one-task
+    rich ``Progress`` (``task_ids``, ``update``, ``with``) written as :class:`LogLines`."""
+
+    def __init__(self, label: str, total: int | None, interval: float) -> None:
+        self.lines = LogLines(total, label, interval, unit=label.split()[-1])
+        self.task_ids = [0]
+
+    def __enter__(self) -> _LogBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, task: int, *, advance: float | None = None,
+               completed: float | None = None, total: float | None = None) -> None:
+        del task
+        if total is not None:
+            self.lines.total = int(total)
+        if completed is not None:
+            self.lines.done = int(completed)
+        if advance is not None:
+            self.lines.done += int(advance)
+        self.lines.tick()
+
+
+def stderr_bar(label: str, total: int | None, interval: float = 60.0) -> Any:
+    """A transient rich progress bar on stderr with one task (``bar.task_ids[0]``); when
+    stderr is a file or pipe (a job in the background), a :class:`LogLines` line every
+    ``interval`` seconds instead, through the same calls."""
+    if not sys.stderr.isatty():
+        return _LogBar(label, total, interval)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   console=Console(stderr=True), transient=True)
+    bar.add_task(label, total=total)
+    return bar

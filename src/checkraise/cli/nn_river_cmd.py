@@ -24,8 +24,8 @@ from checkraise.cli._options import (
     check_positive,
     check_seed,
     command_line,
-    stderr_bar,
 )
+from checkraise.cli._progress import stderr_bar
 from checkraise.cli.nn_cmd import nn_app
 from checkraise.cli.nn_values_cmd import plot_losses
 from checkraise.errors import ConfigError

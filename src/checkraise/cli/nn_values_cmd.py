@@ -14,7 +14,8 @@ from pathlib import Path
 
 import typer
 
-from checkraise.cli._options import check_positive, check_seed, command_line, stderr_bar
+from checkraise.cli._options import check_positive, check_seed, command_line
+from checkraise.cli._progress import stderr_bar
 from checkraise.cli.nn_cmd import nn_app
 from checkraise.errors import ConfigError
 
