@@ -145,9 +145,10 @@ def train_cmd(
 
 @river_app.command("eval")
 def eval_cmd(
-    data: Path = typer.Option(..., "--data", help="River situations the network never saw "
-                              "(a generate folder of another seed)."),
-    model: str = typer.Option("default", "--model", help="A river network file, or default."),
+    data: Path = typer.Option(..., "--data", help="River (turn) situations the network never "
+                              "saw (a generate folder of another seed)."),
+    model: str = typer.Option("default", "--model", help="A network file, default (the "
+                              "packaged river network) or turn (the packaged turn one)."),
     turn_spots: int = typer.Option(0, "--turn-spots", help="A river network: also solve this "
                                    "many random turn spots exactly and depth-limited with it."),
     flop_spots: int = typer.Option(0, "--flop-spots", help="A turn network: also solve this "
