@@ -283,7 +283,8 @@ class Subgame:
                 cum[:] = 0.0
             # as many with the gadget before the accuracy is checked
             _iterate(solver, warm, (max_seconds - (time.perf_counter() - started)) / 2)
-        # the solver looks at the clock every 10 iterations: keep a tenth in hand
+        # the solver begins no 10-iteration step it would not finish in time; a tenth
+        # stays in hand for the rest of the decision
         left = max(0.05, 0.9 * (max_seconds - (time.perf_counter() - started)))
         expl = solver.solve(accuracy=accuracy, max_iterations=max_iterations, max_seconds=left)
         return cls(start, mode, solver, tuple(labels), float(expl),

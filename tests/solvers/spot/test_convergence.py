@@ -74,3 +74,36 @@ def test_two_threads_give_the_one_thread_values() -> None:
     assert two.best_response_values() == pytest.approx(one.best_response_values(), abs=1e-12)
     assert two.exploitability() == pytest.approx(one.exploitability(), abs=1e-12)
     assert one.exploitability() < 5.0  # the walk did learn something
+
+
+class _Clock:
+    """A fake ``time`` module whose clock moves only when told to."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize(("budget", "steps"), [(5.0, 1), (6.5, 2), (9.0, 3)])
+def test_solve_does_not_begin_a_step_that_would_end_past_max_seconds(
+        monkeypatch: pytest.MonkeyPatch, budget: float, steps: int) -> None:
+    # Each step of 10 iterations takes 3 s on the fake clock: the solver must stop when
+    # the next step would end past the budget, never run past it (old rule: it began a
+    # step whenever time was left, and a budget of 5 s ran until 6 s).
+    from checkraise.solvers.spot import solver as solver_module
+
+    clock = _Clock()
+    monkeypatch.setattr(solver_module, "time", clock)
+    solver = SpotSolver(RIVER)
+    iterate = solver.iterate
+
+    def slow_iterate(n: int) -> None:
+        iterate(n)
+        clock.now += 3.0
+
+    monkeypatch.setattr(solver, "iterate", slow_iterate)
+    solver.solve(accuracy=1e-9, max_iterations=1000, max_seconds=budget, check_every=10)
+    assert solver.iteration == 10 * steps
+    assert clock.now <= budget or steps == 1

@@ -688,9 +688,11 @@ class SpotSolver:
     ) -> float:
         """Iterate until the exploitability is at most ``accuracy`` % of the pot.
 
-        Also stops after ``max_iterations`` iterations or ``max_seconds`` seconds;
-        returns the last exploitability measured (measured every ``check_every``
-        iterations and at the end).
+        Also stops after ``max_iterations`` iterations, or before ``max_seconds``
+        seconds would pass: a step of ``check_every`` iterations is not begun when the
+        last one, run again, would end past the budget (the first always runs). Returns
+        the last exploitability measured (measured every ``check_every`` iterations and
+        at the end).
         """
         if accuracy is not None and not accuracy > 0.0:
             raise ConfigError(f"accuracy = {accuracy!r}; expected a % of the pot > 0")
@@ -700,14 +702,16 @@ class SpotSolver:
         exploit = float("inf")
         while self.iteration < max_iterations:
             step = min(check_every, max_iterations - self.iteration)
+            step_start = time.perf_counter()
             self.iterate(step)
             exploit = self.exploitability()
             if progress is not None:
                 progress(self.iteration, exploit)
             if accuracy is not None and exploit <= accuracy:
                 break
-            if max_seconds is not None and time.perf_counter() - started >= max_seconds:
-                break
+            now = time.perf_counter()
+            if max_seconds is not None and 2 * now - step_start - started > max_seconds:
+                break  # another step as long as this one would end past the budget
         if exploit == float("inf"):
             exploit = self.exploitability()
         return exploit
