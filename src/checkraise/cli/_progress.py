@@ -116,10 +116,8 @@ class _LogBar:
         return None
 
     def update(self, task: int, *, advance: float | None = None,
-               completed: float | None = None, total: float | None = None) -> None:
+               completed: float | None = None) -> None:
         del task
-        if total is not None:
-            self.lines.total = int(total)
         if completed is not None:
             self.lines.done = int(completed)
         if advance is not None:
