@@ -189,6 +189,23 @@ def match_markdown(result: dict[str, Any], charts: Sequence[str] = ()) -> str:
         )
         rows.append([p["name"], _fmt(m["mean"]), interval, str(p["total_chips"])])
     lines += _table(("Agent", "mbb/hand", "95% interval", "Chips won"), rows)
+    adjusted = result.get("allin_adjusted_hands", 0)
+    if adjusted:
+        lines += [
+            "",
+            f"All-in adjusted: {adjusted} of {result['hands_played']} hands ended their "
+            "betting all-in before the river; each is counted at its expected result over "
+            "the board cards still to come (same expectation, less luck).",
+            "",
+        ]
+        rows = []
+        for p in result["players"]:
+            m = p["mbb_per_hand_allin_adjusted"]
+            interval = (
+                "–" if m["ci95_low"] is None else f"[{m['ci95_low']:.1f}, {m['ci95_high']:.1f}]"
+            )
+            rows.append([p["name"], _fmt(m["mean"]), interval])
+        lines += _table(("Agent", "all-in adjusted mbb/hand", "95% interval"), rows)
     lines += ["", "## Action frequencies", ""]
     lines += _table(_ACTION_HEADER, _action_rows(result["players"]))
     if charts:

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from checkraise.agents.base import Agent, make_agent, split_agent_specs
+from checkraise.arena.allin import allin_payoffs
 from checkraise.arena.stats import ActionCounts, Estimate, mbb_per_hand
 from checkraise.arena.table import HandLog, log_numbers, play_hand
 from checkraise.backend import Backend, Progress, resolve_backend
@@ -156,11 +157,15 @@ class RingConfig:
 
 @dataclass
 class RotationResult:
-    """Chips per hand per player (``payoffs[h][i]``) and decision counts of one rotation."""
+    """Chips per hand per player (``payoffs[h][i]``), the same all-in adjusted
+    (:mod:`checkraise.arena.allin`; the real result where nothing is adjusted), and
+    decision counts of one rotation."""
 
     rotation: int
     payoffs: list[list[int | Fraction]]
     actions: list[ActionCounts]
+    adjusted: list[list[int | Fraction]] = field(default_factory=list)
+    adjusted_hands: int = 0
 
 
 @dataclass(frozen=True)
@@ -196,6 +201,8 @@ def play_rotation(
         make_agent(spec, seed=seed_int(seed, 1, roles[i])) for i, spec in enumerate(config.agents)
     ]
     payoffs: list[list[int | Fraction]] = []
+    adjusted: list[list[int | Fraction]] = []
+    adjusted_hands = 0
     actions = [ActionCounts() for _ in range(n)]
     first = log_numbers("ring", seed, labels, rotation, config.hands)
     with HandLog(log_dir, f"rotation-{rotation}", table=f"match rotation {rotation}",
@@ -211,13 +218,19 @@ def play_rotation(
             )
             log.write(hand, names)
             payoffs.append([hand.payoffs[seat_of[i]] for i in range(n)])
+            expected = allin_payoffs(hand.state)
+            if expected is None:
+                adjusted.append(payoffs[-1])
+            else:
+                adjusted.append([expected[seat_of[i]] for i in range(n)])
+                adjusted_hands += 1
             for i in range(n):
                 actions[i].record_hand(hand.decisions[seat_of[i]])
             if progress is not None and (h + 1) % 50 == 0:
                 progress(50)
     if progress is not None and config.hands % 50:
         progress(config.hands % 50)
-    return RotationResult(rotation, payoffs, actions)
+    return RotationResult(rotation, payoffs, actions, adjusted, adjusted_hands)
 
 
 def _run_rotation(task: _RotationTask, progress: Progress) -> RotationResult:
@@ -241,6 +254,10 @@ class RingResult:
         ``deal_chips[h][i]``: player ``i``'s chips won on deal ``h`` summed over the rotations.
     actions
         Decision counts per player, all rotations together.
+    deal_adjusted
+        The same as ``deal_chips``, all-in adjusted (:mod:`checkraise.arena.allin`).
+    adjusted_hands
+        How many hands (over all rotations) the adjustment changed the board luck of.
     """
 
     config: RingConfig
@@ -248,15 +265,22 @@ class RingResult:
     labels: list[str]
     deal_chips: list[list[int | Fraction]]
     actions: list[ActionCounts] = field(default_factory=list)
+    deal_adjusted: list[list[int | Fraction]] = field(default_factory=list)
+    adjusted_hands: int = 0
 
     def total_chips(self, player: int) -> int | Fraction:
         """Player's chips won over every hand of every rotation (exact)."""
         return sum((row[player] for row in self.deal_chips), start=0)
 
-    def mbb(self, player: int) -> Estimate:
-        """Player's win rate in mbb/hand with its 95% interval over deals."""
+    def mbb(self, player: int, *, adjusted: bool = False) -> Estimate:
+        """Player's win rate in mbb/hand with its 95% interval over deals (``adjusted``:
+        all-in adjusted, the same expectation with less luck)."""
         k = self.config.num_rotations
-        per_hand = [float(Fraction(row[player]) / k) for row in self.deal_chips]
+        rows = self.deal_adjusted if adjusted else self.deal_chips
+        if adjusted and not rows:
+            raise ConfigError("this result holds no all-in adjusted chips (made before they "
+                              "were recorded)")
+        per_hand = [float(Fraction(row[player]) / k) for row in rows]
         return mbb_per_hand(per_hand, self.config.big_blind)
 
     def to_json(self) -> dict[str, Any]:
@@ -270,6 +294,9 @@ class RingResult:
                     "spec": self.config.agents[i],
                     "total_chips": float(total) if isinstance(total, Fraction) else total,
                     "mbb_per_hand": self.mbb(i).to_json(),
+                    "mbb_per_hand_allin_adjusted": (
+                        self.mbb(i, adjusted=True).to_json() if self.deal_adjusted else None
+                    ),
                     "actions": self.actions[i].to_json() if self.actions else None,
                 }
             )
@@ -279,6 +306,7 @@ class RingResult:
             "seed": self.seed,
             "rotations": self.config.num_rotations,
             "hands_played": self.config.hands * self.config.num_rotations,
+            "allin_adjusted_hands": self.adjusted_hands,
             "players": players,
         }
 
@@ -313,12 +341,17 @@ def play_ring(
         _run_rotation, tasks, on_result=results.__setitem__, on_progress=progress
     )
     deal_chips: list[list[int | Fraction]] = [[0] * n for _ in range(config.hands)]
+    deal_adjusted: list[list[int | Fraction]] = [[0] * n for _ in range(config.hands)]
     actions = [ActionCounts() for _ in range(n)]
+    adjusted_hands = 0
     for r in sorted(results):
         res = results[r]
-        for h, row in enumerate(res.payoffs):
+        adjusted_hands += res.adjusted_hands
+        for h, (row, adj) in enumerate(zip(res.payoffs, res.adjusted, strict=True)):
             for i in range(n):
                 deal_chips[h][i] += row[i]
+                deal_adjusted[h][i] += adj[i]
         for i in range(n):
             actions[i].add(res.actions[i])
-    return RingResult(config, seed, agent_labels(config.agents), deal_chips, actions)
+    return RingResult(config, seed, agent_labels(config.agents), deal_chips, actions,
+                      deal_adjusted, adjusted_hands)

@@ -105,5 +105,11 @@ def match_command(
     for i, label in enumerate(result.labels):
         e = result.mbb(i)
         print(f"  {label:<24} {e.mean:>10.1f} mbb/hand   95% CI [{e.low:.1f}, {e.high:.1f}]")
+    if result.adjusted_hands:
+        print(f"all-in adjusted ({result.adjusted_hands} hands all-in before the river, "
+              "their board luck averaged out):")
+        for i, label in enumerate(result.labels):
+            e = result.mbb(i, adjusted=True)
+            print(f"  {label:<24} {e.mean:>10.1f} mbb/hand   95% CI [{e.low:.1f}, {e.high:.1f}]")
     if out is not None:
         print(f"report: {out / 'report.md'}")

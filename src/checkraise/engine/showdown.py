@@ -20,6 +20,8 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, NamedTuple
 
+from checkraise.errors import ConfigError
+
 if TYPE_CHECKING:
     from checkraise.engine.state import State
 
@@ -90,13 +92,20 @@ def pots(tot: Sequence[int], live: Sequence[bool], order: Sequence[int]) -> list
     return out
 
 
-def settle(state: State) -> Result:
-    """Payout of the finished hand in ``state`` (see the module docstring)."""
+def settle(state: State, ranks: Sequence[int] | None = None) -> Result:
+    """Payout of the finished hand in ``state`` (see the module docstring).
+
+    ``ranks`` (one per seat; higher wins, only live seats' count) replaces the ranking
+    of the cards: the payout the same betting would get with other hands or another
+    board, which all-in adjustment (:mod:`checkraise.arena.allin`) averages over.
+    """
     n = state._n
     tot = [a + c for a, c in zip(state._ante, state._contrib, strict=True)]
     live = [not f for f in state._folded]
+    if ranks is not None and len(ranks) != n:
+        raise ConfigError(f"ranks has {len(ranks)} entries; expected one rank per seat ({n})")
     if state._nlive == n and n == 2 and tot[0] == tot[1]:
-        return _heads_up_showdown(state, tot)
+        return _heads_up_showdown(state, tot, ranks)
     unc = _uncalled(tot)
     win: list[int | Fraction] = [0] * n
     if state._nlive == 1:
@@ -104,16 +113,19 @@ def settle(state: State) -> Result:
         win[w] = sum(tot) - (unc[1] if unc is not None and unc[0] == w else 0)
     else:
         cfg = state._cfg
-        h = cfg.hole_cards
-        cards = state._cards
-        board = cards[n * h:n * h + state._nboard]
-        if not _rank_fn:
-            _rank_fn.append(_load_rank_fn())
-        rank_cards = _rank_fn[0]
         rank = [-1] * n
-        for i in range(n):
-            if live[i]:
-                rank[i] = rank_cards(cards[i * h:(i + 1) * h] + board)
+        if ranks is not None:
+            rank = [int(r) if live[i] else -1 for i, r in enumerate(ranks)]
+        else:
+            h = cfg.hole_cards
+            cards = state._cards
+            board = cards[n * h:n * h + state._nboard]
+            if not _rank_fn:
+                _rank_fn.append(_load_rank_fn())
+            rank_cards = _rank_fn[0]
+            for i in range(n):
+                if live[i]:
+                    rank[i] = rank_cards(cards[i * h:(i + 1) * h] + board)
         first = (cfg.button + 1) % n
         order = [(first + j) % n for j in range(n)]
         if state._acpc:
@@ -132,16 +144,19 @@ def settle(state: State) -> Result:
     return Result(tuple(pay), tuple(win), unc)
 
 
-def _heads_up_showdown(state: State, tot: list[int]) -> Result:
+def _heads_up_showdown(state: State, tot: list[int], ranks: Sequence[int] | None) -> Result:
     # The common case of a two-seat showdown with equal stakes: one pot, no side pots.
-    if not _rank_fn:
-        _rank_fn.append(_load_rank_fn())
-    rank_cards = _rank_fn[0]
-    h = state._cfg.hole_cards
-    cards = state._cards
-    board = cards[2 * h:2 * h + state._nboard]
-    r0 = rank_cards(cards[:h] + board)
-    r1 = rank_cards(cards[h:2 * h] + board)
+    if ranks is not None:
+        r0, r1 = int(ranks[0]), int(ranks[1])
+    else:
+        if not _rank_fn:
+            _rank_fn.append(_load_rank_fn())
+        rank_cards = _rank_fn[0]
+        h = state._cfg.hole_cards
+        cards = state._cards
+        board = cards[2 * h:2 * h + state._nboard]
+        r0 = rank_cards(cards[:h] + board)
+        r1 = rank_cards(cards[h:2 * h] + board)
     t = tot[0]
     if r0 != r1:
         return Result((t, -t), (2 * t, 0), None) if r0 > r1 else Result((-t, t), (0, 2 * t), None)
