@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from checkraise.cli._progress import LogLines, stderr_bar
+from checkraise.cli._progress import LogLines, LogProgress, stderr_bar
 
 
 class _Clock:
@@ -56,3 +56,29 @@ def test_stderr_bar_off_a_terminal_turns_the_bar_s_calls_into_lines(
     assert lines[0].startswith("flop spots: 1/4 spots (25%), 0:00:00 elapsed, ~")
     assert lines[1].startswith("flop spots: 3/4 spots (75%), ")
     assert lines[2] == "re-solves: 2, 0:00:00 elapsed"
+
+
+def test_log_progress_writes_the_calls_of_a_rich_progress_as_lines() -> None:
+    clock, out = _Clock(), io.StringIO()
+    bar = LogProgress("training", interval=60.0, unit="iterations", stream=out, clock=clock)
+    with bar:
+        # a resumed run: 400 of 1,000 were done before this process began
+        task = bar.add_task("", total=1000, completed=400)
+        clock.now += 30
+        bar.update(task, completed=500, description="500 it  3 it/s")
+        assert out.getvalue() == ""  # too soon
+        clock.now += 90
+        bar.update(task, completed=700, description="700 it  2 it/s")
+        bar.console.print("checkpoint: 700 iterations")
+        other = bar.add_task("epochs", total=None)
+        clock.now += 30
+        bar.reset(other, total=4)  # counted afresh from here
+        clock.now += 60
+        bar.advance(other, 3)
+    lines = out.getvalue().splitlines()
+    # 300 iterations in this process's 120 s: the 300 left take 120 s more
+    assert lines[0] == ("training: 700/1,000 iterations (70%), 0:02:00 elapsed, ~0:02:00 left; "
+                        "700 it  2 it/s")
+    assert lines[1] == "checkpoint: 700 iterations"
+    assert lines[2] == "epochs: 3/4 iterations (75%), 0:01:00 elapsed, ~0:00:20 left"
+    assert bar.task_ids == [0, 1]

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-__all__ = ["LogLines", "hands_progress", "stderr_bar"]
+__all__ = ["LogLines", "LogProgress", "hands_progress", "progress_bar", "stderr_bar"]
 
 
 def _ignore(n: int) -> None:
@@ -31,6 +31,7 @@ class LogLines:
         self.clock = clock
         self.start = self.last = clock()
         self.done = 0
+        self.start_done = 0  # done before this process began (a resumed job)
 
     def __call__(self, n: int) -> None:
         self.done += n
@@ -50,10 +51,12 @@ class LogLines:
         if self.total is None:
             return f"{self.label}: {self.done:,}, {_clock_text(elapsed)} elapsed"
         share = self.done / self.total if self.total else 1.0
-        text = (f"{self.label}: {self.done:,}/{self.total:,} {self.unit} ({100 * share:.0f}%), "
+        unit = f" {self.unit}" if self.unit else ""
+        text = (f"{self.label}: {self.done:,}/{self.total:,}{unit} ({100 * share:.0f}%), "
                 f"{_clock_text(elapsed)} elapsed")
-        if 0 < self.done < self.total:
-            text += f", ~{_clock_text(elapsed * (self.total - self.done) / self.done)} left"
+        here = self.done - self.start_done
+        if here > 0 and self.done < self.total:
+            text += f", ~{_clock_text(elapsed * (self.total - self.done) / here)} left"
         return text
 
 
@@ -101,40 +104,102 @@ def hands_progress(
         yield lambda n: bar.advance(task, n)
 
 
-class _LogBar:
-    """What :func:`stderr_bar` gives when stderr is no terminal: the calls of a one-task
-    rich ``Progress`` (``task_ids``, ``update``, ``with``) written as :class:`LogLines`."""
+class LogProgress:
+    """What :func:`progress_bar` gives when stderr is no terminal: the calls of a rich
+    ``Progress`` that the commands make (``add_task``, ``update``, ``advance``, ``reset``,
+    ``console.print``, ``with``) written as :class:`LogLines`, one per task and interval,
+    with the task's description after the count."""
 
-    def __init__(self, label: str, total: int | None, interval: float) -> None:
-        self.lines = LogLines(total, label, interval, unit=label.split()[-1])
-        self.task_ids = [0]
+    def __init__(self, label: str, interval: float = 60.0, unit: str | None = None,
+                 stream: TextIO | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.label, self.interval, self.unit = label, interval, unit
+        self.stream = stream if stream is not None else sys.stderr
+        self.clock = clock
+        self.tasks: list[LogLines] = []
+        self.descriptions: list[str] = []
+        self.console = self
 
-    def __enter__(self) -> _LogBar:
+    @property
+    def task_ids(self) -> list[int]:
+        return list(range(len(self.tasks)))
+
+    def __enter__(self) -> LogProgress:
         return self
 
     def __exit__(self, *exc: object) -> None:
         return None
 
-    def update(self, task: int, *, advance: float | None = None,
-               completed: float | None = None) -> None:
-        del task
+    def print(self, *objects: object) -> None:
+        """``console.print``: the text as a line of the log."""
+        self.stream.write(" ".join(str(o) for o in objects) + "\n")
+        self.stream.flush()
+
+    def add_task(self, description: str = "", total: float | None = None,
+                 completed: float = 0, **_: object) -> int:
+        name = description.strip() or self.label
+        unit = self.unit if self.unit is not None else name.split()[-1]
+        lines = LogLines(None if total is None else int(total), name, self.interval,
+                         self.stream, self.clock, unit=unit)
+        lines.done = lines.start_done = int(completed)
+        self.tasks.append(lines)
+        self.descriptions.append("")
+        return len(self.tasks) - 1
+
+    def update(self, task: int, *, total: float | None = None,
+               completed: float | None = None, advance: float | None = None,
+               description: str | None = None, **_: object) -> None:
+        lines = self.tasks[task]
+        if total is not None:
+            lines.total = int(total)
         if completed is not None:
-            self.lines.done = int(completed)
+            lines.done = int(completed)
         if advance is not None:
-            self.lines.done += int(advance)
-        self.lines.tick()
+            lines.done += int(advance)
+        if description is not None:
+            self.descriptions[task] = description.strip()
+        now = self.clock()
+        if now - lines.last >= lines.interval:
+            lines.last = now
+            text = lines.line(now - lines.start)
+            if self.descriptions[task] and self.descriptions[task] != lines.label:
+                text += f"; {self.descriptions[task]}"
+            self.print(text)
+
+    def advance(self, task: int, advance: float = 1) -> None:
+        self.update(task, advance=advance)
+
+    def reset(self, task: int, *, total: float | None = None, **_: object) -> None:
+        lines = self.tasks[task]
+        lines.done = lines.start_done = 0
+        lines.start = self.clock()
+        lines.total = None if total is None else int(total)
+
+
+def progress_bar(*columns: Any, label: str, console: Any = None, transient: bool = False,
+                 disable: bool = False, unit: str | None = None,
+                 interval: float = 60.0) -> Any:
+    """A rich ``Progress`` with ``columns`` on a terminal; when stderr is a file or pipe
+    (a job in the background, ``nohup ... 2> job.log &``) a :class:`LogProgress` that
+    writes a line per task every ``interval`` seconds instead, whatever ``disable`` says
+    (stdout, e.g. ``--json``, is untouched). ``label`` names a task without a
+    description, ``unit`` what the count counts (default: the label's last word)."""
+    if not sys.stderr.isatty():
+        return LogProgress(label, interval, unit)
+    from rich.console import Console
+    from rich.progress import Progress
+
+    return Progress(*columns, console=console or Console(stderr=True), transient=transient,
+                    disable=disable)
 
 
 def stderr_bar(label: str, total: int | None, interval: float = 60.0) -> Any:
     """A transient rich progress bar on stderr with one task (``bar.task_ids[0]``); when
     stderr is a file or pipe (a job in the background), a :class:`LogLines` line every
     ``interval`` seconds instead, through the same calls."""
-    if not sys.stderr.isatty():
-        return _LogBar(label, total, interval)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
-    bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   console=Console(stderr=True), transient=True)
+    bar = progress_bar(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                       label=label, transient=True, interval=interval)
     bar.add_task(label, total=total)
     return bar

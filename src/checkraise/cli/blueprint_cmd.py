@@ -79,9 +79,10 @@ def train(
     losing at most the minutes since the last checkpoint.
     """
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
     from checkraise.arena.outfolder import claim_out_folder
+    from checkraise.cli._progress import progress_bar
     from checkraise.games.holdem import HoldemRules, load_actions
     from checkraise.games.holdem_game import HoldemCards, HoldemGame
     from checkraise.solvers.blueprint import BlueprintTrainer
@@ -121,31 +122,39 @@ def train(
         trainer.use_river_table()
     console = Console(stderr=True)
     figures: dict[str, Any] = {}
-    with Progress(
+    # the bar counts seconds of a --hours budget, else iterations
+    unit, scale = (("s of training", budget.seconds) if budget.seconds is not None
+                   else ("iterations", float(budget.iterations or 1)))
+    with progress_bar(
         TextColumn("[bold]training"),
         BarColumn(),
         TextColumn("{task.description}"),
         TimeElapsedColumn(),
+        label="training",
+        unit=unit,
         console=console,
         disable=as_json,
     ) as bar:
-        task = bar.add_task("", total=1.0)
-
-        last = [trainer.iteration, trainer.seconds]
-
-        def on_step(t: BlueprintTrainer) -> None:
+        def share(t: BlueprintTrainer) -> float:
             done = 0.0
             if budget.seconds is not None:
                 done = t.seconds / budget.seconds
             if budget.iterations is not None:
                 done = max(done, t.iteration / budget.iterations)
+            return min(done, 1.0)
+
+        task = bar.add_task("", total=round(scale), completed=round(share(trainer) * scale))
+        last = [trainer.iteration, trainer.seconds]
+
+        def on_step(t: BlueprintTrainer) -> None:
+            done = share(t)
             spent = t.seconds - last[1]
             rate = (t.iteration - last[0]) / spent if spent > 0 else 0.0
             last[:] = [t.iteration, t.seconds]
             touched = f"  {figures['touched']:,} info sets touched" if "touched" in figures else ""
             bar.update(
                 task,
-                completed=min(done, 1.0),
+                completed=round(done * scale),
                 description=(
                     f"{t.iteration:,} it  {rate:,.0f} it/s  {t.memory_bytes / 2**20:,.0f} MiB"
                     + touched
@@ -155,7 +164,7 @@ def train(
         def on_checkpoint(row: dict[str, Any]) -> None:
             figures.update(row)
             if not as_json:
-                console.print(
+                bar.console.print(
                     f"checkpoint: {row['iteration']:,} iterations, "
                     f"{row['touched']:,}/{row['infosets']:,} information sets touched, "
                     f"regret proxy {row['regret_proxy']:.3g}"

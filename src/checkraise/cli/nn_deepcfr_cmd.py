@@ -50,8 +50,9 @@ def deepcfr_command(
     """
     # Imported here, not at the top: `checkraise --help` need not load torch or rich.
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
+    from checkraise.cli._progress import progress_bar
     from checkraise.nn.deep_cfr import CHECKPOINT, DeepCFRConfig, DeepCFRSolver
     from checkraise.nn.io import require_torch
 
@@ -100,7 +101,8 @@ def deepcfr_command(
     console = Console(stderr=True)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=as_json) as bar:
+    with progress_bar(*columns, label="deep cfr", unit="iterations", console=console,
+                      transient=as_json) as bar:
         task = bar.add_task(f"deep cfr {name}", total=iterations, completed=solver.iteration)
         solver.run(
             iterations,

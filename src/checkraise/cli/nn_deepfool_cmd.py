@@ -27,11 +27,12 @@ nn_app.add_typer(deepfool_app, name="deepfool")
 
 
 def _bar(as_json: bool) -> Any:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=Console(stderr=True), disable=as_json)
+    from checkraise.cli._progress import progress_bar
+
+    return progress_bar(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), label="deepfool", unit="", disable=as_json)
 
 
 @deepfool_app.command("pretrain")

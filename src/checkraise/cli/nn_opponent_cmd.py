@@ -60,12 +60,13 @@ def _split_specs(text: str) -> tuple[str, ...]:
 
 
 def _progress(disable: bool, label: str):  # type: ignore[no-untyped-def]
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
-    return Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
-                    TextColumn("{task.description}"), TimeElapsedColumn(),
-                    console=Console(stderr=True), disable=disable)
+    from checkraise.cli._progress import progress_bar
+
+    return progress_bar(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("{task.description}"), TimeElapsedColumn(),
+                        label=label, unit="", disable=disable)
 
 
 def _hand_decisions(paths: list[Path]):  # type: ignore[no-untyped-def]

@@ -64,11 +64,11 @@ def solve_command(
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
-        Progress,
         TextColumn,
         TimeElapsedColumn,
     )
 
+    from checkraise.cli._progress import progress_bar
     from checkraise.games import build_tree, load_game
     from checkraise.solvers import ALGORITHMS, expected_values, make_solver
     from checkraise.solvers.trace import plot_traces, run_solver
@@ -101,7 +101,8 @@ def solve_command(
             MofNCompleteColumn() if not seconds else TextColumn("{task.completed:.1f}s"),
             TimeElapsedColumn(),
         )
-        with Progress(*columns, console=console, transient=as_json) as bar:
+        with progress_bar(*columns, label=name, unit="s" if seconds else "iterations",
+                          console=console, transient=as_json) as bar:
             task = bar.add_task(f"{name:9s}", total=seconds or iterations)
 
             def report(

@@ -220,9 +220,10 @@ def solve_command(
     solution exactly where it stopped.
     """
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
     from checkraise.arena.outfolder import claim_out_folder
+    from checkraise.cli._progress import progress_bar
     from checkraise.solvers.spot.io import SOLUTION_FILES, load_solution, save_solution
     from checkraise.solvers.spot.solver import SpotSolver
 
@@ -261,7 +262,8 @@ def solve_command(
     console = Console(stderr=True)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=as_json) as bar:
+    with progress_bar(*columns, label="solving", unit="iterations", console=console,
+                      transient=as_json) as bar:
         task = bar.add_task("solving", total=max_iterations, completed=solver.iteration)
 
         def progress(iteration: int, exploitability: float) -> None:

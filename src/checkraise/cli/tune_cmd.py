@@ -81,13 +81,13 @@ def tune_command(
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
-        Progress,
         TextColumn,
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
 
     from checkraise.agents.profiles import load_profile
+    from checkraise.cli._progress import progress_bar
     from checkraise.tuning import TuneConfig, tune
 
     check_workers(workers)
@@ -109,7 +109,8 @@ def tune_command(
         TimeElapsedColumn(),
         TimeRemainingColumn(),
     )
-    with runner, Progress(*columns, console=console, disable=as_json) as bar:
+    with runner, progress_bar(*columns, label="tune", unit="steps", console=console,
+                              disable=as_json) as bar:
         task = bar.add_task("tune", total=config.total_steps)
         if not as_json:
             console.print(f"valuing {pool} deals ({samples} samples per value) ...")
