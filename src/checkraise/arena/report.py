@@ -167,6 +167,10 @@ def places(ranks: Sequence[float]) -> list[str]:
     return out
 
 
+def _interval(m: dict[str, Any]) -> str:
+    return "–" if m["ci95_low"] is None else f"[{m['ci95_low']:.1f}, {m['ci95_high']:.1f}]"
+
+
 def match_markdown(result: dict[str, Any], charts: Sequence[str] = ()) -> str:
     """The Markdown report of a match (:meth:`~checkraise.arena.ring.RingResult.to_json`)."""
     cfg = result["config"]
@@ -181,13 +185,8 @@ def match_markdown(result: dict[str, Any], charts: Sequence[str] = ()) -> str:
         "## Win rates",
         "",
     ]
-    rows = []
-    for p in result["players"]:
-        m = p["mbb_per_hand"]
-        interval = (
-            "–" if m["ci95_low"] is None else f"[{m['ci95_low']:.1f}, {m['ci95_high']:.1f}]"
-        )
-        rows.append([p["name"], _fmt(m["mean"]), interval, str(p["total_chips"])])
+    rows = [[p["name"], _fmt(p["mbb_per_hand"]["mean"]), _interval(p["mbb_per_hand"]),
+             str(p["total_chips"])] for p in result["players"]]
     lines += _table(("Agent", "mbb/hand", "95% interval", "Chips won"), rows)
     adjusted = result.get("allin_adjusted_hands", 0)
     if adjusted:
@@ -198,13 +197,8 @@ def match_markdown(result: dict[str, Any], charts: Sequence[str] = ()) -> str:
             "the board cards still to come (same expectation, less luck).",
             "",
         ]
-        rows = []
-        for p in result["players"]:
-            m = p["mbb_per_hand_allin_adjusted"]
-            interval = (
-                "–" if m["ci95_low"] is None else f"[{m['ci95_low']:.1f}, {m['ci95_high']:.1f}]"
-            )
-            rows.append([p["name"], _fmt(m["mean"]), interval])
+        rows = [[p["name"], _fmt(p["mbb_per_hand_allin_adjusted"]["mean"]),
+                 _interval(p["mbb_per_hand_allin_adjusted"])] for p in result["players"]]
         lines += _table(("Agent", "all-in adjusted mbb/hand", "95% interval"), rows)
     lines += ["", "## Action frequencies", ""]
     lines += _table(_ACTION_HEADER, _action_rows(result["players"]))
