@@ -63,12 +63,12 @@ def build_command(
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
-        Progress,
         TextColumn,
         TimeElapsedColumn,
     )
 
     from checkraise.abstraction.build import BuildConfig, Method, build_abstraction, parse_buckets
+    from checkraise.cli._progress import progress_bar
     from checkraise.errors import CheckraiseError
 
     counts = parse_buckets(buckets)
@@ -86,9 +86,9 @@ def build_command(
     console = Console(stderr=True)
     t0 = time.perf_counter()
     tasks: dict[str, Any] = {}
-    with Progress(
+    with progress_bar(
         TextColumn("{task.description:18s}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), console=console,
+        TimeElapsedColumn(), label="abstraction", unit="", console=console,
     ) as bar:  # fmt: skip
 
         def progress(phase: str, done: int, total: int) -> None:
