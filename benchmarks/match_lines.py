@@ -1,0 +1,103 @@
+"""Where an agent wins and loses its chips in a heads-up match, by preflop line.
+
+Reads the hand logs of ``checkraise match ... --out DIR`` (ACPC ``STATE`` lines) and
+groups one agent's results by its position and the preflop betting (raise-to amounts
+in big blinds, ``c`` calls and checks, ``f`` folds; ``+`` when the hand went on to the
+flop). Each line's share of the win rate is its chips over *all* hands, in mbb/hand,
+so the shares add up to the match's win rate. A leak shows as a frequent line with a
+large negative share: for example a blueprint that folds too often to a re-raise its
+abstraction reads as bigger than it was.
+
+Run: ``.venv/bin/python benchmarks/match_lines.py DIR --agent blueprint [--top 12]
+[--bb 100] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+from checkraise.arena.outfolder import OutFolderError, match_logs
+
+_ACTION = re.compile(r"r\d+|c|f")
+
+
+def preflop_line(betting: str, big_blind: int) -> str:
+    """``"r250r500c/cc/..."`` -> ``"2.5 5 c +"`` (raise-to amounts in big blinds).
+
+    >>> preflop_line("r250r500c/r300f", 100), preflop_line("r200f", 100)
+    ('2.5 5 c +', '2 f')
+    """
+    pre = betting.partition("/")[0]
+    words = []
+    for act in _ACTION.findall(pre):
+        words.append(f"{int(act[1:]) / big_blind:g}" if act[0] == "r" else act)
+    return " ".join(words) + (" +" if "/" in betting else "")
+
+
+def lines_of(folder: Path, agent: str, big_blind: int) -> tuple[int, dict[str, list[float]]]:
+    """``(hands, {"SB 2.5 5 f": [chips, hands], ...})`` for ``agent`` in ``folder``."""
+    try:
+        logs = match_logs(folder, "log")
+    except OutFolderError as exc:
+        sys.exit(str(exc))
+    table: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+    hands = 0
+    for path in logs:
+        for text in path.read_text().splitlines():
+            if not text.startswith("STATE:"):
+                continue
+            fields = text.split(":")
+            players = fields[5].split("|")
+            if agent not in players:
+                sys.exit(f"{path}: no player {agent!r} (players: {', '.join(players)})")
+            seat = players.index(agent)
+            chips = float(fields[4].split("|")[seat])
+            # heads-up ACPC order: the first seat listed is the small blind (the button)
+            key = ("SB " if seat == 0 else "BB ") + preflop_line(fields[2], big_blind)
+            table[key][0] += chips
+            table[key][1] += 1
+            hands += 1
+    return hands, table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--agent", required=True, help="the agent's name in the logs")
+    parser.add_argument("--top", type=int, default=12, help="lines shown at each end")
+    parser.add_argument("--bb", type=int, default=100, help="big blind in chips")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if args.top < 1 or args.bb < 1:
+        sys.exit(f"--top {args.top} / --bb {args.bb}: expected whole numbers of at least 1")
+    hands, table = lines_of(args.folder, args.agent, args.bb)
+    if hands == 0:
+        sys.exit(f"{args.folder}: the logs hold no hands")
+    rows = sorted(
+        ({"line": k, "hands": int(n), "share_mbb": 1000 * c / args.bb / hands,
+          "per_hand_bb": c / args.bb / n} for k, (c, n) in table.items()),
+        key=lambda r: r["share_mbb"],
+    )
+    total = sum(r["share_mbb"] for r in rows)
+    if args.json:
+        print(json.dumps({"agent": args.agent, "hands": hands, "mbb_per_hand": total,
+                          "lines": rows}))
+        return
+    print(f"{args.agent}: {hands:,} hands, {total:+.1f} mbb/hand; preflop lines (raise-to in "
+          "big blinds, + = saw the flop)")
+    shown = [*rows[:args.top], None, *rows[-args.top:]] if len(rows) > 2 * args.top else rows
+    print(f"{'line':34s} {'hands':>7s} {'share mbb/h':>12s} {'bb/hand':>9s}")
+    for r in shown:
+        if r is None:
+            print("...")
+            continue
+        print(f"{r['line']:34s} {r['hands']:7,d} {r['share_mbb']:+12.1f} {r['per_hand_bb']:+9.2f}")
+
+
+if __name__ == "__main__":
+    main()
