@@ -32,6 +32,7 @@ class LogLines:
         self.start = self.last = clock()
         self.done = 0
         self.start_done = 0  # done before this process began (a resumed job)
+        self.note = ""  # written after the count (a task's description)
 
     def __call__(self, n: int) -> None:
         self.done += n
@@ -48,8 +49,9 @@ class LogLines:
     def line(self, elapsed: float) -> str:
         """``"match: 120/1,000 hands (12%), 0:03:10 elapsed, ~0:23:13 left"`` (with no
         total: ``"re-solves: 120, 0:03:10 elapsed"``)."""
+        note = f"; {self.note}" if self.note else ""
         if self.total is None:
-            return f"{self.label}: {self.done:,}, {_clock_text(elapsed)} elapsed"
+            return f"{self.label}: {self.done:,}, {_clock_text(elapsed)} elapsed{note}"
         share = self.done / self.total if self.total else 1.0
         unit = f" {self.unit}" if self.unit else ""
         text = (f"{self.label}: {self.done:,}/{self.total:,}{unit} ({100 * share:.0f}%), "
@@ -57,7 +59,7 @@ class LogLines:
         here = self.done - self.start_done
         if here > 0 and self.done < self.total:
             text += f", ~{_clock_text(elapsed * (self.total - self.done) / here)} left"
-        return text
+        return text + note
 
 
 def _clock_text(seconds: float) -> str:
@@ -117,7 +119,6 @@ class LogProgress:
         self.stream = stream if stream is not None else sys.stderr
         self.clock = clock
         self.tasks: list[LogLines] = []
-        self.descriptions: list[str] = []
         self.console = self
 
     @property
@@ -143,7 +144,6 @@ class LogProgress:
                          self.stream, self.clock, unit=unit)
         lines.done = lines.start_done = int(completed)
         self.tasks.append(lines)
-        self.descriptions.append("")
         return len(self.tasks) - 1
 
     def update(self, task: int, *, total: float | None = None,
@@ -156,15 +156,10 @@ class LogProgress:
             lines.done = int(completed)
         if advance is not None:
             lines.done += int(advance)
-        if description is not None:
-            self.descriptions[task] = description.strip()
-        now = self.clock()
-        if now - lines.last >= lines.interval:
-            lines.last = now
-            text = lines.line(now - lines.start)
-            if self.descriptions[task] and self.descriptions[task] != lines.label:
-                text += f"; {self.descriptions[task]}"
-            self.print(text)
+        if description is not None:  # a description that repeats the label adds nothing
+            text = description.strip()
+            lines.note = "" if text == lines.label else text
+        lines.tick()
 
     def advance(self, task: int, advance: float = 1) -> None:
         self.update(task, advance=advance)
