@@ -8,8 +8,15 @@ so the shares add up to the match's win rate. A leak shows as a frequent line wi
 large negative share: for example a blueprint that folds too often to a re-raise its
 abstraction reads as bigger than it was.
 
+With ``--raises`` it shows instead how the agent answers the opponent's raises after
+the flop, by street and size (the raise beyond the call as a fraction of the pot after
+calling, to the nearest quarter): how often it folds, calls or re-raises, against the
+most it may fold before any bluff of that size profits at once (``x / (1 + x)``, the
+complement of the minimum defence frequency). An abstraction that lacks the size reads
+it as a bigger one and folds far beyond that mark.
+
 Run: ``.venv/bin/python benchmarks/match_lines.py DIR --agent blueprint [--top 12]
-[--bb 100] [--json]``.
+[--bb 100] [--raises] [--json]`` (heads-up, small blind half the big blind).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import json
 import re
 import sys
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 from checkraise.arena.outfolder import OutFolderError, match_logs
@@ -39,14 +47,12 @@ def preflop_line(betting: str, big_blind: int) -> str:
     return " ".join(words) + (" +" if "/" in betting else "")
 
 
-def lines_of(folder: Path, agent: str, big_blind: int) -> tuple[int, dict[str, list[float]]]:
-    """``(hands, {"SB 2.5 5 f": [chips, hands], ...})`` for ``agent`` in ``folder``."""
+def hands_of(folder: Path, agent: str) -> Iterator[tuple[list[str], int]]:
+    """Each ``STATE`` line of the match in ``folder`` split at ``:``, with ``agent``'s seat."""
     try:
         logs = match_logs(folder, "log")
     except OutFolderError as exc:
         sys.exit(str(exc))
-    table: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
-    hands = 0
     for path in logs:
         for text in path.read_text().splitlines():
             if not text.startswith("STATE:"):
@@ -55,14 +61,85 @@ def lines_of(folder: Path, agent: str, big_blind: int) -> tuple[int, dict[str, l
             players = fields[5].split("|")
             if agent not in players:
                 sys.exit(f"{path}: no player {agent!r} (players: {', '.join(players)})")
-            seat = players.index(agent)
-            chips = float(fields[4].split("|")[seat])
-            # heads-up ACPC order: the first seat listed is the small blind (the button)
-            key = ("SB " if seat == 0 else "BB ") + preflop_line(fields[2], big_blind)
-            table[key][0] += chips
-            table[key][1] += 1
-            hands += 1
+            yield fields, players.index(agent)
+
+
+def lines_of(folder: Path, agent: str, big_blind: int) -> tuple[int, dict[str, list[float]]]:
+    """``(hands, {"SB 2.5 5 f": [chips, hands], ...})`` for ``agent`` in ``folder``."""
+    table: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+    hands = 0
+    for fields, seat in hands_of(folder, agent):
+        chips = float(fields[4].split("|")[seat])
+        # heads-up ACPC order: the first seat listed is the small blind (the button)
+        key = ("SB " if seat == 0 else "BB ") + preflop_line(fields[2], big_blind)
+        table[key][0] += chips
+        table[key][1] += 1
+        hands += 1
     return hands, table
+
+
+def raise_answers(
+    folder: Path, agent: str, big_blind: int
+) -> dict[tuple[int, float], dict[str, int]]:
+    """``{(street, size): {"f": n, "c": n, "r": n}}``: the agent's first answer to each
+    postflop raise by the opponent over a bet (street 1 = flop)."""
+    table: dict[tuple[int, float], dict[str, int]] = defaultdict(lambda: {"f": 0, "c": 0, "r": 0})
+    for fields, me in hands_of(folder, agent):
+        committed = [big_blind // 2, big_blind]
+        for street, betting in enumerate(fields[2].split("/")):
+            actor = 0 if street == 0 else 1  # heads-up ACPC: the big blind acts first postflop
+            facing: tuple[int, float] | None = None
+            for act in _ACTION.findall(betting):
+                if facing is not None and actor == me:
+                    table[facing][act[0]] += 1
+                facing = None
+                if act[0] == "r":
+                    to, high = int(act[1:]), max(committed)
+                    pot_after_call = 2 * high
+                    if street > 0 and actor != me and committed[0] != committed[1]:
+                        facing = (street, round(4 * (to - high) / pot_after_call) / 4)
+                    committed[actor] = to
+                elif act == "c":
+                    committed[actor] = max(committed)
+                actor = 1 - actor
+    return table
+
+
+def show_raises(folder: Path, agent: str, big_blind: int, as_json: bool) -> None:
+    """Print :func:`raise_answers` as a table (or JSON)."""
+    rows = []
+    for (street, size), n in sorted(raise_answers(folder, agent, big_blind).items()):
+        total = n["f"] + n["c"] + n["r"]
+        rows.append(
+            {
+                "street": ("flop", "turn", "river")[street - 1],
+                "size": size,
+                "answers": total,
+                "fold": n["f"],
+                "call": n["c"],
+                "raise": n["r"],
+                "fold_pct": 100 * n["f"] / total,
+                "fold_at_most_pct": 100 * size / (1 + size),
+            }
+        )
+    if as_json:
+        print(json.dumps({"agent": agent, "raises": rows}))
+        return
+    print(
+        f"{agent}: answers to the opponent's raises after the flop (size: raise beyond the "
+        "call / pot after calling)"
+    )
+    print(
+        f"{'street':6s} {'size':>5s} {'answers':>8s} {'fold':>6s} {'call':>6s} {'raise':>6s} "
+        f"{'fold %':>7s} {'at most':>8s}"
+    )
+    for r in rows:
+        if r["answers"] >= 20:
+            print(
+                f"{r['street']:6s} {r['size']:5.2f} {r['answers']:8,d} {r['fold']:6,d} "
+                f"{r['call']:6,d} {r['raise']:6,d} {r['fold_pct']:6.1f}% "
+                f"{r['fold_at_most_pct']:7.1f}%"
+            )
 
 
 def main() -> None:
@@ -71,26 +148,42 @@ def main() -> None:
     parser.add_argument("--agent", required=True, help="the agent's name in the logs")
     parser.add_argument("--top", type=int, default=12, help="lines shown at each end")
     parser.add_argument("--bb", type=int, default=100, help="big blind in chips")
+    parser.add_argument(
+        "--raises", action="store_true", help="the agent's answers to raises after the flop instead"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.top < 1 or args.bb < 1:
         sys.exit(f"--top {args.top} / --bb {args.bb}: expected whole numbers of at least 1")
+    if args.raises:
+        show_raises(args.folder, args.agent, args.bb, args.json)
+        return
     hands, table = lines_of(args.folder, args.agent, args.bb)
     if hands == 0:
         sys.exit(f"{args.folder}: the logs hold no hands")
     rows = sorted(
-        ({"line": k, "hands": int(n), "share_mbb": 1000 * c / args.bb / hands,
-          "per_hand_bb": c / args.bb / n} for k, (c, n) in table.items()),
+        (
+            {
+                "line": k,
+                "hands": int(n),
+                "share_mbb": 1000 * c / args.bb / hands,
+                "per_hand_bb": c / args.bb / n,
+            }
+            for k, (c, n) in table.items()
+        ),
         key=lambda r: r["share_mbb"],
     )
     total = sum(r["share_mbb"] for r in rows)
     if args.json:
-        print(json.dumps({"agent": args.agent, "hands": hands, "mbb_per_hand": total,
-                          "lines": rows}))
+        print(
+            json.dumps({"agent": args.agent, "hands": hands, "mbb_per_hand": total, "lines": rows})
+        )
         return
-    print(f"{args.agent}: {hands:,} hands, {total:+.1f} mbb/hand; preflop lines (raise-to in "
-          "big blinds, + = saw the flop)")
-    shown = [*rows[:args.top], None, *rows[-args.top:]] if len(rows) > 2 * args.top else rows
+    print(
+        f"{args.agent}: {hands:,} hands, {total:+.1f} mbb/hand; preflop lines (raise-to in "
+        "big blinds, + = saw the flop)"
+    )
+    shown = [*rows[: args.top], None, *rows[-args.top :]] if len(rows) > 2 * args.top else rows
     print(f"{'line':34s} {'hands':>7s} {'share mbb/h':>12s} {'bb/hand':>9s}")
     for r in shown:
         if r is None:
