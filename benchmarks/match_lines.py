@@ -12,8 +12,10 @@ With ``--raises`` it shows instead how the agent answers the opponent's raises a
 the flop, by street and size (the raise beyond the call as a fraction of the pot after
 calling, to the nearest quarter): how often it folds, calls or re-raises, against the
 most it may fold before any bluff of that size profits at once (``x / (1 + x)``, the
-complement of the minimum defence frequency). An abstraction that lacks the size reads
-it as a bigger one and folds far beyond that mark.
+complement of the minimum defence frequency), and for the hands it folded their equity
+against the raiser's real hand (exact, over the board still to come) and the share that
+had more equity than the call needed. An abstraction that lacks the size reads it as a
+bigger one and folds far beyond that mark, hands that were ahead among them.
 
 Run: ``.venv/bin/python benchmarks/match_lines.py DIR --agent blueprint [--top 12]
 [--bb 100] [--raises] [--json]`` (heads-up, small blind half the big blind).
@@ -27,11 +29,22 @@ import re
 import sys
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from checkraise.arena.outfolder import OutFolderError, match_logs
+from checkraise.equity import equity
 
 _ACTION = re.compile(r"r\d+|c|f")
+
+
+@dataclass
+class Answers:
+    """How an agent answered raises of one street and size (see :func:`raise_answers`)."""
+
+    counts: dict[str, int] = field(default_factory=lambda: {"f": 0, "c": 0, "r": 0})
+    fold_equity: list[float] = field(default_factory=list)
+    fold_needed: list[float] = field(default_factory=list)
 
 
 def preflop_line(betting: str, big_blind: int) -> str:
@@ -78,26 +91,33 @@ def lines_of(folder: Path, agent: str, big_blind: int) -> tuple[int, dict[str, l
     return hands, table
 
 
-def raise_answers(
-    folder: Path, agent: str, big_blind: int
-) -> dict[tuple[int, float], dict[str, int]]:
-    """``{(street, size): {"f": n, "c": n, "r": n}}``: the agent's first answer to each
-    postflop raise by the opponent over a bet (street 1 = flop)."""
-    table: dict[tuple[int, float], dict[str, int]] = defaultdict(lambda: {"f": 0, "c": 0, "r": 0})
+def raise_answers(folder: Path, agent: str, big_blind: int) -> dict[tuple[int, float], Answers]:
+    """The agent's first answer to each postflop raise by the opponent over a bet, by
+    ``(street, size)`` (street 1 = flop); each fold also with the folded hand's equity
+    against the raiser's real hand (the logs show both) and the equity the call needed."""
+    table: dict[tuple[int, float], Answers] = defaultdict(Answers)
     for fields, me in hands_of(folder, agent):
+        cards = fields[3].split("/")
+        holes = cards[0].split("|")
         committed = [big_blind // 2, big_blind]
         for street, betting in enumerate(fields[2].split("/")):
             actor = 0 if street == 0 else 1  # heads-up ACPC: the big blind acts first postflop
-            facing: tuple[int, float] | None = None
+            facing: tuple[tuple[int, float], float] | None = None  # (street, size), needed
             for act in _ACTION.findall(betting):
                 if facing is not None and actor == me:
-                    table[facing][act[0]] += 1
+                    answers = table[facing[0]]
+                    answers.counts[act[0]] += 1
+                    if act == "f":
+                        board = "".join(cards[1 : street + 1])
+                        mine = equity([holes[me], holes[1 - me]], board=board, method="exact")
+                        answers.fold_equity.append(mine.equity[0])
+                        answers.fold_needed.append(facing[1])
                 facing = None
                 if act[0] == "r":
                     to, high = int(act[1:]), max(committed)
-                    pot_after_call = 2 * high
                     if street > 0 and actor != me and committed[0] != committed[1]:
-                        facing = (street, round(4 * (to - high) / pot_after_call) / 4)
+                        size = round(4 * (to - high) / (2 * high)) / 4
+                        facing = ((street, size), (to - committed[me]) / (2 * to))  # call / pot
                     committed[actor] = to
                 elif act == "c":
                     committed[actor] = max(committed)
@@ -108,8 +128,11 @@ def raise_answers(
 def show_raises(folder: Path, agent: str, big_blind: int, as_json: bool) -> None:
     """Print :func:`raise_answers` as a table (or JSON)."""
     rows = []
-    for (street, size), n in sorted(raise_answers(folder, agent, big_blind).items()):
+    for (street, size), a in sorted(raise_answers(folder, agent, big_blind).items()):
+        n = a.counts
         total = n["f"] + n["c"] + n["r"]
+        folds = len(a.fold_equity)
+        ahead = sum(e > need for e, need in zip(a.fold_equity, a.fold_needed, strict=True))
         rows.append(
             {
                 "street": ("flop", "turn", "river")[street - 1],
@@ -120,6 +143,8 @@ def show_raises(folder: Path, agent: str, big_blind: int, as_json: bool) -> None
                 "raise": n["r"],
                 "fold_pct": 100 * n["f"] / total,
                 "fold_at_most_pct": 100 * size / (1 + size),
+                "folded_equity": sum(a.fold_equity) / folds if folds else None,
+                "folded_above_odds_pct": 100 * ahead / folds if folds else None,
             }
         )
     if as_json:
@@ -127,18 +152,24 @@ def show_raises(folder: Path, agent: str, big_blind: int, as_json: bool) -> None
         return
     print(
         f"{agent}: answers to the opponent's raises after the flop (size: raise beyond the "
-        "call / pot after calling)"
+        "call / pot after calling; folded: the equity of the hands it folded against the "
+        "raiser's real hands, and how many of them had more than the call needed)"
     )
     print(
         f"{'street':6s} {'size':>5s} {'answers':>8s} {'fold':>6s} {'call':>6s} {'raise':>6s} "
-        f"{'fold %':>7s} {'at most':>8s}"
+        f"{'fold %':>7s} {'at most':>8s} {'folded: equity':>15s} {'above odds':>11s}"
     )
     for r in rows:
         if r["answers"] >= 20:
+            folded = (
+                f"{r['folded_equity']:15.2f} {r['folded_above_odds_pct']:10.1f}%"
+                if r["fold"]
+                else f"{'':15s} {'':11s}"
+            )
             print(
                 f"{r['street']:6s} {r['size']:5.2f} {r['answers']:8,d} {r['fold']:6,d} "
                 f"{r['call']:6,d} {r['raise']:6,d} {r['fold_pct']:6.1f}% "
-                f"{r['fold_at_most_pct']:7.1f}%"
+                f"{r['fold_at_most_pct']:7.1f}% {folded}"
             )
 
 
