@@ -163,6 +163,55 @@ def test_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "train" in text
 
 
+# -- pack
+
+
+def test_pack_writes_uint8_steps_within_one_step(
+    run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "packed.npz"
+    code, text, err = _run(["blueprint", "pack", str(run), "--out", str(out), "--json"], capsys)
+    assert code == 0, err
+    figures = json.loads(text)
+    assert figures["steps"] == 255 and figures["bytes"] == out.stat().st_size
+    assert figures["source"] == str(run / "blueprint.npz")
+    source, packed = Blueprint.load(run / "blueprint.npz"), Blueprint.load(out)
+    change = float(np.abs(packed.strategy - source.strategy).max())
+    assert 0 < change < 1 / 255 and figures["max_error"] == pytest.approx(change)
+    # the training command stays; the packing command is added
+    assert packed.header["command"] == source.header["command"]
+    assert packed.header["packed_by"].startswith("checkraise blueprint pack")
+    with np.load(out) as z:
+        assert z["strategy"].dtype == np.uint8
+    # an existing --out is refused and left as it was; --force replaces it
+    before = out.read_bytes()
+    line = _bad(["blueprint", "pack", str(run), "--out", str(out), "--steps", "65535"], capsys)
+    assert "exists" in line and "--force" in line
+    assert out.read_bytes() == before
+    code, _, err = _run(["blueprint", "pack", str(run), "--out", str(out), "--steps", "65535",
+                         "--force"], capsys)
+    assert code == 0, err
+    assert np.abs(Blueprint.load(out).strategy - source.strategy).max() < 1e-6
+
+
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        (["--steps", "100"], "invalid --steps 100: expected one of 255, 65535"),
+        (["--out", "/nonexistent/folder/bp.npz"], "folder /nonexistent/folder does not exist"),
+    ],
+)
+def test_pack_refuses_bad_values(
+    run: Path, extra: list[str], named: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    line = _bad(["blueprint", "pack", str(run), "--out", str(tmp_path / "p.npz"), *extra], capsys)
+    assert named in line, line
+    assert not (tmp_path / "p.npz").exists()
+    line = _bad(["blueprint", "pack", str(tmp_path / "none"), "--out", str(tmp_path / "p.npz")],
+                capsys)
+    assert "no such file" in line
+
+
 # -- show
 
 

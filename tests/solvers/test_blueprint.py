@@ -26,7 +26,9 @@ from checkraise.solvers.blueprint import (
     Blueprint,
     BlueprintError,
     BlueprintTrainer,
+    Layout,
     TrainSettings,
+    _quantise,
     strategy_on_tree,
 )
 from tests.naive import naive_es_traversal
@@ -299,6 +301,32 @@ def test_blueprint_round_trip_quantised(game: HoldemGame, tmp_path: Path) -> Non
     fold = int(np.flatnonzero(tree.kind != DECISION)[0])
     with pytest.raises(Exception, match="is not a decision"):
         back.row(fold, 0)
+
+
+def test_blueprint_in_steps_of_1_255(game: HoldemGame, tmp_path: Path) -> None:
+    trainer = BlueprintTrainer(game, seed=1, settings=PLAIN)
+    trainer.iterate(3_000)
+    bp = trainer.blueprint(command="cmd")
+    path = bp.save(tmp_path / "bp8.npz", steps=255)
+    back = Blueprint.load(path)
+    assert back.header["steps"] == 255 and back.header["command"] == "cmd"
+    with np.load(path) as z:
+        assert z["strategy"].dtype == np.uint8
+        q = z["strategy"].astype(np.int64)
+    lay = back.layout
+    for d in range(lay.dec_base.shape[0]):  # every row sums to exactly 255 steps
+        assert (q[lay.entries(d)].sum(axis=1) == 255).all()
+    assert np.abs(back.strategy - q / 255).max() < 1e-6
+    assert np.abs(back.strategy - bp.strategy).max() < 1 / 255
+    assert (q[bp.strategy == 0] == 0).all()
+    # largest remainders, not each entry rounded alone: (0.5, 0.25, 0.25) is 127.5, 63.75
+    # and 63.75 steps -> 127, 64, 64 (rounding alone gives 128 + 64 + 64 = 256)
+    one = np.array([0])
+    row = Layout(one, one + 3, one, one + 3, one + 3, one + 1, 3)
+    assert _quantise(np.array([0.5, 0.25, 0.25], np.float32), row, 255).tolist() == [127, 64, 64]
+    with pytest.raises(ConfigError, match="steps=100; expected one of 255, 65535"):
+        bp.save(tmp_path / "bad.npz", steps=100)
+    assert not (tmp_path / "bad.npz").exists()
 
 
 # -- the kernel against its naive twin

@@ -1,7 +1,8 @@
-"""``checkraise blueprint train|show``: the heads-up no-limit blueprint.
+"""``checkraise blueprint train|pack|show``: the heads-up no-limit blueprint.
 
 ``train`` runs Pluribus-style external-sampling MCCFR on abstract HUNL into a folder
-(checkpoints, resume, progress log and chart); ``show`` prints and draws the
+(checkpoints, resume, progress log and chart); ``pack`` rewrites a blueprint in coarser
+steps for shipping; ``show`` prints and draws the
 blueprint's strategy at a betting line as 13×13 grids. The library is imported inside
 the commands, so ``checkraise --help`` stays light.
 """
@@ -200,6 +201,60 @@ def _stop_on_signals() -> None:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+
+
+@blueprint_app.command("pack")
+def pack(
+    ctx: typer.Context,
+    blueprint: str = typer.Argument(..., help="A training folder, a blueprint .npz, or 'small'."),
+    out: Path = typer.Option(..., "--out", help="The packed blueprint .npz to write."),
+    steps: int = typer.Option(
+        255, "--steps", help="Each probability in steps of 1/STEPS: 255 (uint8) or 65535."
+    ),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
+    as_json: bool = typer.Option(False, "--json", help="Print the sizes and error as JSON."),
+) -> None:
+    """Rewrite a blueprint with coarser probabilities, for shipping or copying.
+
+    With --steps 255 each probability is kept to within 1/255 (plus the source's own
+    1/65535); a large blueprint's file shrinks to under half. The header keeps the
+    training command and records this one.
+    """
+    import numpy as np
+
+    from checkraise.agents.blueprint import load_blueprint, resolve_blueprint
+    from checkraise.solvers.blueprint import STEPS, Blueprint
+
+    if steps not in STEPS:
+        raise ConfigError(f"invalid --steps {steps}: expected one of {', '.join(map(str, STEPS))}")
+    source = resolve_blueprint(blueprint)
+    if not out.parent.is_dir():
+        raise ConfigError(f"--out {out}: folder {out.parent} does not exist; expected a folder")
+    if out.exists() and not force:
+        raise ConfigError(f"--out {out} exists; expected a new file (or --force to replace it)")
+    if out.resolve() == source.resolve():
+        raise ConfigError(f"--out {out} is the blueprint being packed; expected another file")
+    bp = load_blueprint(source)
+    packed = Blueprint(bp.game, bp.strategy, dict(bp.header, packed_by=command_line(ctx)))
+    packed.save(out, steps=steps)  # atomic: a killed run leaves no half-written file
+    back = Blueprint.load(out)
+    size, source_size = out.stat().st_size, source.stat().st_size
+    change = float(np.abs(back.strategy - bp.strategy).max())
+    figures: dict[str, Any] = {
+        "source": str(source),
+        "out": str(out),
+        "steps": steps,
+        "source_bytes": source_size,
+        "bytes": size,
+        "max_error": change,
+    }
+    if as_json:
+        print(json.dumps(figures))
+        return
+    print(
+        f"{out}: {size / 1e6:.1f} MB (from {source_size / 1e6:.1f} MB), "
+        f"probabilities in steps of 1/{steps}, largest change {change:.6f}"
+    )
 
 
 @blueprint_app.command("show")

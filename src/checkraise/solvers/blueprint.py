@@ -51,6 +51,8 @@ __all__ = [
 CHECKPOINT_FORMAT = "checkraise-blueprint-checkpoint"
 BLUEPRINT_FORMAT = "checkraise-blueprint"
 FORMAT_VERSION = 1
+#: The steps a saved blueprint's probabilities may come in: 1/255 (``uint8``) or 1/65535.
+STEPS = (255, 65535)
 
 I64 = npt.NDArray[np.int64]
 F32 = npt.NDArray[np.float32]
@@ -472,8 +474,9 @@ class BlueprintTrainer:
 class Blueprint:
     """A trained strategy of abstract HUNL: ``strategy`` rows per (decision, bucket).
 
-    Saved as ``.npz`` + JSON header with the probabilities in 1/65535 steps
-    (``uint16``), which keeps the shipped file small.
+    Saved as ``.npz`` + JSON header with the probabilities in whole steps of each row:
+    1/65535 (``uint16``, the default) or 1/255 (``uint8``, :data:`STEPS`), which keeps a
+    shipped file small: a large blueprint compresses to under half the size.
     """
 
     def __init__(self, game: HoldemGame, strategy: F32, header: dict[str, Any]) -> None:
@@ -518,11 +521,15 @@ class Blueprint:
             out[live, k] = self.strategy[base + buckets[live] * stride + k]
         return out
 
-    def save(self, path: str | Path) -> Path:
+    def save(self, path: str | Path, steps: int = 65535) -> Path:
+        """Write the blueprint; each row in whole steps of ``1/steps`` (255 or 65535)."""
+        if steps not in STEPS:
+            raise ConfigError(f"steps={steps}; expected one of {', '.join(map(str, STEPS))}")
         p = Path(path)
-        q = _quantise(self.strategy, self.layout)
+        q = _quantise(self.strategy, self.layout, steps)
         header = dict(
             self.header,
+            steps=steps,
             layout=LAYOUT_VERSION,
             format=BLUEPRINT_FORMAT,
             format_version=FORMAT_VERSION,
@@ -542,6 +549,9 @@ class Blueprint:
             raise BlueprintError(f"{path}: the header does not describe a game: {exc}") from exc
         if "strategy" not in arrays:
             raise BlueprintError(f"{path}: no 'strategy' array; found {sorted(arrays)}")
+        kind = arrays["strategy"].dtype
+        if kind not in (np.uint8, np.uint16):
+            raise BlueprintError(f"{path}: strategy is {kind}; expected uint8 or uint16 steps")
         q = arrays["strategy"].astype(np.float32)
         bp = cls(game, q, header)
         lay = bp.layout
@@ -555,26 +565,29 @@ class Blueprint:
         return bp
 
 
-def _quantise(strategy: F32, layout: Layout) -> npt.NDArray[np.uint16]:
-    """Rows in steps of 1/65535 that sum to exactly 65535 (largest remainders): each
-    probability moves by less than one step, and a zero stays zero. Rounding each entry
-    alone would leave rows off by up to half a step per action, and the rescaling on
-    load would then move entries by more than a step."""
+def _quantise(
+    strategy: F32, layout: Layout, steps: int = 65535
+) -> npt.NDArray[np.unsignedinteger[Any]]:
+    """Rows in steps of 1/``steps`` that sum to exactly ``steps`` (largest remainders):
+    each probability moves by less than one step, and a zero stays zero. Rounding each
+    entry alone would leave rows off by up to half a step per action, and the rescaling
+    on load would then move entries by more than a step."""
     x = np.asarray(strategy, dtype=np.float64)
-    out = np.zeros(x.shape[0], dtype=np.uint16)
+    dtype = np.uint8 if steps <= 255 else np.uint16
+    out: npt.NDArray[np.unsignedinteger[Any]] = np.zeros(x.shape[0], dtype=dtype)
     for na in np.unique(layout.dec_actions):
         ds = np.flatnonzero(layout.dec_actions == na)
         idx = np.concatenate([layout.entries(int(d)) for d in ds])
         rows = x[idx]
         total = rows.sum(axis=1, keepdims=True)
-        rows = np.where(total > 0, rows / np.where(total > 0, total, 1.0), 1.0 / na) * 65535
+        rows = np.where(total > 0, rows / np.where(total > 0, total, 1.0), 1.0 / na) * steps
         low = np.floor(rows)
-        missing = 65535 - low.sum(axis=1, keepdims=True)
+        missing = steps - low.sum(axis=1, keepdims=True)
         # rank of each entry's remainder within its row, largest first
         order = np.argsort(low - rows, axis=1, kind="stable")
         rank = np.empty_like(order)
         np.put_along_axis(rank, order, np.broadcast_to(np.arange(na), order.shape), axis=1)
-        out[idx] = (low + (rank < missing)).astype(np.uint16)
+        out[idx] = (low + (rank < missing)).astype(dtype)
     return out
 
 
