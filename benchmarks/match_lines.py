@@ -15,10 +15,12 @@ most it may fold before any bluff of that size profits at once (``x / (1 + x)``,
 complement of the minimum defence frequency), and for the hands it folded their equity
 against the raiser's real hand (exact, over the board still to come) and the share that
 had more equity than the call needed. An abstraction that lacks the size reads it as a
-bigger one and folds far beyond that mark, hands that were ahead among them.
+bigger one and folds far beyond that mark, hands that were ahead among them. ``--bets``
+does the same for the opponent's bets (the first bet of a street after the flop; size:
+the bet over the pot).
 
 Run: ``.venv/bin/python benchmarks/match_lines.py DIR --agent blueprint [--top 12]
-[--bb 100] [--raises] [--json]`` (heads-up, small blind half the big blind).
+[--bb 100] [--raises | --bets] [--json]`` (heads-up, small blind half the big blind).
 """
 
 from __future__ import annotations
@@ -91,10 +93,13 @@ def lines_of(folder: Path, agent: str, big_blind: int) -> tuple[int, dict[str, l
     return hands, table
 
 
-def raise_answers(folder: Path, agent: str, big_blind: int) -> dict[tuple[int, float], Answers]:
-    """The agent's first answer to each postflop raise by the opponent over a bet, by
-    ``(street, size)`` (street 1 = flop); each fold also with the folded hand's equity
-    against the raiser's real hand (the logs show both) and the equity the call needed."""
+def raise_answers(
+    folder: Path, agent: str, big_blind: int, bets: bool = False
+) -> dict[tuple[int, float], Answers]:
+    """The agent's first answer to each postflop raise by the opponent over a bet (with
+    ``bets``: to each bet, where nothing was bet before on the street), by ``(street,
+    size)`` (street 1 = flop); each fold also with the folded hand's equity against the
+    raiser's real hand (the logs show both) and the equity the call needed."""
     table: dict[tuple[int, float], Answers] = defaultdict(Answers)
     for fields, me in hands_of(folder, agent):
         cards = fields[3].split("/")
@@ -115,7 +120,8 @@ def raise_answers(folder: Path, agent: str, big_blind: int) -> dict[tuple[int, f
                 facing = None
                 if act[0] == "r":
                     to, high = int(act[1:]), max(committed)
-                    if street > 0 and actor != me and committed[0] != committed[1]:
+                    over_a_bet = committed[0] != committed[1]
+                    if street > 0 and actor != me and over_a_bet != bets:
                         size = round(4 * (to - high) / (2 * high)) / 4
                         facing = ((street, size), (to - committed[me]) / (2 * to))  # call / pot
                     committed[actor] = to
@@ -125,10 +131,12 @@ def raise_answers(folder: Path, agent: str, big_blind: int) -> dict[tuple[int, f
     return table
 
 
-def show_raises(folder: Path, agent: str, big_blind: int, as_json: bool) -> None:
+def show_raises(
+    folder: Path, agent: str, big_blind: int, as_json: bool, bets: bool = False
+) -> None:
     """Print :func:`raise_answers` as a table (or JSON)."""
     rows = []
-    for (street, size), a in sorted(raise_answers(folder, agent, big_blind).items()):
+    for (street, size), a in sorted(raise_answers(folder, agent, big_blind, bets).items()):
         n = a.counts
         total = n["f"] + n["c"] + n["r"]
         folds = len(a.fold_equity)
@@ -148,12 +156,14 @@ def show_raises(folder: Path, agent: str, big_blind: int, as_json: bool) -> None
             }
         )
     if as_json:
-        print(json.dumps({"agent": agent, "raises": rows}))
+        print(json.dumps({"agent": agent, "bets" if bets else "raises": rows}))
         return
+    what = ("bets after the flop (size: bet / pot" if bets else
+            "raises after the flop (size: raise beyond the call / pot after calling")
     print(
-        f"{agent}: answers to the opponent's raises after the flop (size: raise beyond the "
-        "call / pot after calling; folded: the equity of the hands it folded against the "
-        "raiser's real hands, and how many of them had more than the call needed)"
+        f"{agent}: answers to the opponent's {what}; folded: the equity of the hands it "
+        "folded against the bettor's real hands, and how many of them had more than the "
+        "call needed)"
     )
     print(
         f"{'street':6s} {'size':>5s} {'answers':>8s} {'fold':>6s} {'call':>6s} {'raise':>6s} "
@@ -182,12 +192,17 @@ def main() -> None:
     parser.add_argument(
         "--raises", action="store_true", help="the agent's answers to raises after the flop instead"
     )
+    parser.add_argument(
+        "--bets", action="store_true", help="the agent's answers to bets after the flop instead"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.raises and args.bets:
+        sys.exit("--raises and --bets: expected one of them")
     if args.top < 1 or args.bb < 1:
         sys.exit(f"--top {args.top} / --bb {args.bb}: expected whole numbers of at least 1")
-    if args.raises:
-        show_raises(args.folder, args.agent, args.bb, args.json)
+    if args.raises or args.bets:
+        show_raises(args.folder, args.agent, args.bb, args.json, args.bets)
         return
     hands, table = lines_of(args.folder, args.agent, args.bb)
     if hands == 0:
