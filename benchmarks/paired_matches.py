@@ -16,7 +16,8 @@ expected over the board cards still to come (:func:`checkraise.arena.allin.allin
 on the hand replayed from its log line, on the table in ``DIR/results.json``).
 
 Run: ``.venv/bin/python benchmarks/paired_matches.py DIR_A DIR_B [DIR_A2 DIR_B2 ...]
-[--bb 100] [--json]`` (further pairs, on other seeds, are pooled deal by deal).
+[--json]`` (further pairs, on other seeds, are pooled deal by deal; the big blind is
+each match's own, from its ``results.json``).
 """
 
 from __future__ import annotations
@@ -63,9 +64,9 @@ def allin_adjusted(fields: list[str], table: TableConfig) -> list[float] | None:
     return None if expected is None else [float(v) for v in expected]
 
 
-def deal_chips(folder: Path) -> tuple[str, str, list[str], np.ndarray, np.ndarray]:
+def deal_chips(folder: Path) -> tuple[str, str, list[str], np.ndarray, np.ndarray, int]:
     """``(first agent, opponent, cards per deal, first agent's chips per deal, the same
-    all-in adjusted)``."""
+    all-in adjusted, the big blind)``."""
     try:
         logs = match_logs(folder, "log")
     except OutFolderError as exc:
@@ -95,7 +96,7 @@ def deal_chips(folder: Path) -> tuple[str, str, list[str], np.ndarray, np.ndarra
             expected = allin_adjusted(r[k], table)
             adjusted[k] += (payoffs if expected is None else expected)[players.index(first)]
     opponent = next(p for p in names if p != first)
-    return first, opponent, cards, chips, adjusted
+    return first, opponent, cards, chips, adjusted, table.big_blind
 
 
 def main() -> None:
@@ -107,16 +108,17 @@ def main() -> None:
         help="A B: the --out folders of agent A's and agent B's matches "
         "(more pairs A2 B2 ... on other seeds are pooled)",
     )
-    parser.add_argument("--bb", type=float, default=100.0, help="big blind in chips")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
     if len(args.folders) % 2:
         sys.exit(f"{len(args.folders)} folders; expected pairs: A B [A2 B2 ...]")
     parts: dict[str, list[np.ndarray]] = {"a": [], "b": [], "a_adj": [], "b_adj": []}
     names: set[tuple[str, str, str]] = set()
+    blinds: set[int] = set()
     for fa, fb in zip(args.folders[::2], args.folders[1::2], strict=True):
-        name_a, opp_a, cards_a, a, a_adj = deal_chips(fa)
-        name_b, opp_b, cards_b, b, b_adj = deal_chips(fb)
+        name_a, opp_a, cards_a, a, a_adj, bb_a = deal_chips(fa)
+        name_b, opp_b, cards_b, b, b_adj, bb_b = deal_chips(fb)
+        blinds |= {bb_a, bb_b}
         if opp_a != opp_b:
             sys.exit(f"opponents differ: {opp_a} and {opp_b}; expected the same one")
         if len(a) != len(b) or any(
@@ -128,9 +130,11 @@ def main() -> None:
             parts[key].append(v)
     if len(names) != 1:
         sys.exit(f"the pairs name different agents: {sorted(names)}")
+    if len(blinds) != 1:
+        sys.exit(f"the matches have different big blinds {sorted(blinds)}; expected one")
     ((name_a, name_b, opp_a),) = names
     a, b, a_adj, b_adj = (np.concatenate(parts[k]) for k in ("a", "b", "a_adj", "b_adj"))
-    scale = 1000.0 / args.bb / 2.0  # mbb per hand: a deal is two hands
+    scale = 1000.0 / blinds.pop() / 2.0  # mbb per hand: a deal is two hands
 
     def interval(v: np.ndarray) -> dict[str, float]:
         half = 1.96 * float(v.std(ddof=1)) / math.sqrt(len(v)) * scale
