@@ -20,7 +20,7 @@ does the same for the opponent's bets (the first bet of a street after the flop;
 the bet over the pot).
 
 Run: ``.venv/bin/python benchmarks/match_lines.py DIR --agent blueprint [--top 12]
-[--bb 100] [--raises | --bets] [--json]`` (heads-up, small blind half the big blind).
+[--raises | --bets] [--json]`` (heads-up; the blinds from the match's ``results.json``).
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from paired_matches import table_of
 
 from checkraise.arena.outfolder import OutFolderError, match_logs
 from checkraise.equity import equity
@@ -94,17 +96,18 @@ def lines_of(folder: Path, agent: str, big_blind: int) -> tuple[int, dict[str, l
 
 
 def raise_answers(
-    folder: Path, agent: str, big_blind: int, bets: bool = False
+    folder: Path, agent: str, blinds: tuple[int, ...], bets: bool = False
 ) -> dict[tuple[int, float], Answers]:
     """The agent's first answer to each postflop raise by the opponent over a bet (with
     ``bets``: to each bet, where nothing was bet before on the street), by ``(street,
     size)`` (street 1 = flop); each fold also with the folded hand's equity against the
-    raiser's real hand (the logs show both) and the equity the call needed."""
+    raiser's real hand (the logs show both) and the equity the call needed. ``blinds``:
+    the seats' blinds in the logs' seat order (small blind first)."""
     table: dict[tuple[int, float], Answers] = defaultdict(Answers)
     for fields, me in hands_of(folder, agent):
         cards = fields[3].split("/")
         holes = cards[0].split("|")
-        committed = [big_blind // 2, big_blind]
+        committed = list(blinds)
         for street, betting in enumerate(fields[2].split("/")):
             actor = 0 if street == 0 else 1  # heads-up ACPC: the big blind acts first postflop
             facing: tuple[tuple[int, float], float] | None = None  # (street, size), needed
@@ -132,11 +135,11 @@ def raise_answers(
 
 
 def show_raises(
-    folder: Path, agent: str, big_blind: int, as_json: bool, bets: bool = False
+    folder: Path, agent: str, blinds: tuple[int, ...], as_json: bool, bets: bool = False
 ) -> None:
     """Print :func:`raise_answers` as a table (or JSON)."""
     rows = []
-    for (street, size), a in sorted(raise_answers(folder, agent, big_blind, bets).items()):
+    for (street, size), a in sorted(raise_answers(folder, agent, blinds, bets).items()):
         n = a.counts
         total = n["f"] + n["c"] + n["r"]
         folds = len(a.fold_equity)
@@ -188,7 +191,6 @@ def main() -> None:
     parser.add_argument("folder", type=Path)
     parser.add_argument("--agent", required=True, help="the agent's name in the logs")
     parser.add_argument("--top", type=int, default=12, help="lines shown at each end")
-    parser.add_argument("--bb", type=int, default=100, help="big blind in chips")
     parser.add_argument(
         "--raises", action="store_true", help="the agent's answers to raises after the flop instead"
     )
@@ -199,12 +201,14 @@ def main() -> None:
     args = parser.parse_args()
     if args.raises and args.bets:
         sys.exit("--raises and --bets: expected one of them")
-    if args.top < 1 or args.bb < 1:
-        sys.exit(f"--top {args.top} / --bb {args.bb}: expected whole numbers of at least 1")
+    if args.top < 1:
+        sys.exit(f"--top {args.top}: expected a whole number of at least 1")
+    table = table_of(args.folder)  # the blinds the match was played with
+    bb = table.big_blind
     if args.raises or args.bets:
-        show_raises(args.folder, args.agent, args.bb, args.json, args.bets)
+        show_raises(args.folder, args.agent, table.blinds, args.json, args.bets)
         return
-    hands, table = lines_of(args.folder, args.agent, args.bb)
+    hands, lines = lines_of(args.folder, args.agent, bb)
     if hands == 0:
         sys.exit(f"{args.folder}: the logs hold no hands")
     rows = sorted(
@@ -212,10 +216,10 @@ def main() -> None:
             {
                 "line": k,
                 "hands": int(n),
-                "share_mbb": 1000 * c / args.bb / hands,
-                "per_hand_bb": c / args.bb / n,
+                "share_mbb": 1000 * c / bb / hands,
+                "per_hand_bb": c / bb / n,
             }
-            for k, (c, n) in table.items()
+            for k, (c, n) in lines.items()
         ),
         key=lambda r: r["share_mbb"],
     )
