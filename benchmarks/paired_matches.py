@@ -13,7 +13,9 @@ folders whose deals differ (another seed or deal count) or whose opponents diffe
 Each figure is also given all-in adjusted (as ``checkraise match`` reports it): a hand
 whose betting ended before the river with both players in counts at its payoff
 expected over the board cards still to come (:func:`checkraise.arena.allin.allin_payoffs`
-on the hand replayed from its log line, on the table in ``DIR/results.json``).
+on the hand replayed from its log line, on the table in ``DIR/results.json``) and luck
+adjusted (:func:`checkraise.arena.luck.luck_payoffs`: the luck of every board card
+dealt with both players in taken out, not only of those after the last decision).
 
 Run: ``.venv/bin/python benchmarks/paired_matches.py DIR_A DIR_B [DIR_A2 DIR_B2 ...]
 [--json]`` (further pairs, on other seeds, are pooled deal by deal; the big blind is
@@ -31,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from checkraise.arena.allin import allin_payoffs
+from checkraise.arena.luck import luck_payoffs
 from checkraise.arena.outfolder import OutFolderError, match_logs
 from checkraise.engine import RuleSet, TableConfig
 from checkraise.histories.acpc_log import record_from_state
@@ -53,20 +56,28 @@ def table_of(folder: Path) -> TableConfig:
         sys.exit(f"{folder}/results.json: {exc!r}; expected the results of checkraise match")
 
 
-def allin_adjusted(fields: list[str], table: TableConfig) -> list[float] | None:
-    """The seats' payoffs of a ``STATE`` line expected over the board still to come, or
-    ``None`` when no one was all-in before the river (the real payoffs stand)."""
-    betting = fields[2].rstrip("/")  # an all-in's log pads the rounds not bet with "/"
-    if betting.endswith("f") or betting.count("/") >= 3:
-        return None  # a fold ended it, or the last decision was on the river
+def adjusted(fields: list[str], table: TableConfig) -> tuple[list[float], list[float]]:
+    """The seats' payoffs of a ``STATE`` line all-in adjusted (expected over the board
+    dealt after the last decision) and luck adjusted (:mod:`checkraise.arena.luck`);
+    each is the real payoffs where there is nothing to adjust."""
+    real = [float(x) for x in fields[4].split("|")]
+    if "/" not in fields[2]:
+        return real, real  # over before the flop: no board card was dealt
     state = replay(record_from_state(parse_state_line(":".join(fields)), table), check_payout=False)
-    expected = allin_payoffs(state)
-    return None if expected is None else [float(v) for v in expected]
+    allin, luck = allin_payoffs(state), luck_payoffs(state)
+    return (
+        real if allin is None else [float(v) for v in allin],
+        real if luck is None else list(luck),
+    )
 
 
-def deal_chips(folder: Path) -> tuple[str, str, list[str], np.ndarray, np.ndarray, int]:
-    """``(first agent, opponent, cards per deal, first agent's chips per deal, the same
-    all-in adjusted, the big blind)``."""
+#: The three figures of each comparison: as dealt, all-in adjusted, luck adjusted.
+KINDS = ("dealt", "allin", "luck")
+
+
+def deal_chips(folder: Path) -> tuple[str, str, list[str], dict[str, np.ndarray], int]:
+    """``(first agent, opponent, cards per deal, {kind: first agent's chips per deal}
+    for each of :data:`KINDS`, the big blind)``."""
     try:
         logs = match_logs(folder, "log")
     except OutFolderError as exc:
@@ -83,20 +94,19 @@ def deal_chips(folder: Path) -> tuple[str, str, list[str], np.ndarray, np.ndarra
     if len(names) != 2:
         sys.exit(f"{folder}: {len(names)} players; expected a heads-up match")
     first = names[0]  # the first agent of the match seats first in the first hand
-    chips = np.zeros(n)
-    adjusted = np.zeros(n)
+    chips = {kind: np.zeros(n) for kind in KINDS}
     cards: list[str] = []
     for k in range(n):
         holes = sorted(r[k][3].split("/")[0].split("|")[0] for r in rows)
         cards.append(",".join(holes) + "/" + rows[0][k][3].split("/", 1)[-1])
         for r in rows:
-            players = r[k][5].split("|")
-            payoffs = [float(x) for x in r[k][4].split("|")]
-            chips[k] += payoffs[players.index(first)]
-            expected = allin_adjusted(r[k], table)
-            adjusted[k] += (payoffs if expected is None else expected)[players.index(first)]
+            seat = r[k][5].split("|").index(first)
+            allin, luck = adjusted(r[k], table)
+            chips["dealt"][k] += float(r[k][4].split("|")[seat])
+            chips["allin"][k] += allin[seat]
+            chips["luck"][k] += luck[seat]
     opponent = next(p for p in names if p != first)
-    return first, opponent, cards, chips, adjusted, table.big_blind
+    return first, opponent, cards, chips, table.big_blind
 
 
 def main() -> None:
@@ -112,61 +122,63 @@ def main() -> None:
     args = parser.parse_args()
     if len(args.folders) % 2:
         sys.exit(f"{len(args.folders)} folders; expected pairs: A B [A2 B2 ...]")
-    parts: dict[str, list[np.ndarray]] = {"a": [], "b": [], "a_adj": [], "b_adj": []}
+    parts: dict[str, list[np.ndarray]] = {f"{who}_{kind}": [] for who in "ab" for kind in KINDS}
     names: set[tuple[str, str, str]] = set()
     blinds: set[int] = set()
     for fa, fb in zip(args.folders[::2], args.folders[1::2], strict=True):
-        name_a, opp_a, cards_a, a, a_adj, bb_a = deal_chips(fa)
-        name_b, opp_b, cards_b, b, b_adj, bb_b = deal_chips(fb)
+        name_a, opp_a, cards_a, a, bb_a = deal_chips(fa)
+        name_b, opp_b, cards_b, b, bb_b = deal_chips(fb)
         blinds |= {bb_a, bb_b}
         if opp_a != opp_b:
             sys.exit(f"opponents differ: {opp_a} and {opp_b}; expected the same one")
-        if len(a) != len(b) or any(
+        if len(cards_a) != len(cards_b) or any(
             x.split("/")[0] != y.split("/")[0] for x, y in zip(cards_a, cards_b, strict=True)
         ):
             sys.exit(f"{fa} and {fb} dealt different cards; expected the same --seed and -n")
         names.add((name_a, name_b, opp_a))
-        for key, v in (("a", a), ("b", b), ("a_adj", a_adj), ("b_adj", b_adj)):
-            parts[key].append(v)
+        for kind in KINDS:
+            parts[f"a_{kind}"].append(a[kind])
+            parts[f"b_{kind}"].append(b[kind])
     if len(names) != 1:
         sys.exit(f"the pairs name different agents: {sorted(names)}")
     if len(blinds) != 1:
         sys.exit(f"the matches have different big blinds {sorted(blinds)}; expected one")
     ((name_a, name_b, opp_a),) = names
-    a, b, a_adj, b_adj = (np.concatenate(parts[k]) for k in ("a", "b", "a_adj", "b_adj"))
     scale = 1000.0 / blinds.pop() / 2.0  # mbb per hand: a deal is two hands
 
     def interval(v: np.ndarray) -> dict[str, float]:
         half = 1.96 * float(v.std(ddof=1)) / math.sqrt(len(v)) * scale
         return {"mbb_per_hand": float(v.mean()) * scale, "half_width": half}
 
-    out = {label: interval(v) for label, v in (("a", a), ("b", b), ("a_minus_b", a - b))}
-    adjusted = {
-        label: interval(v)
-        for label, v in (("a", a_adj), ("b", b_adj), ("a_minus_b", a_adj - b_adj))
-    }
+    figures = {}
+    for kind in KINDS:
+        a, b = np.concatenate(parts[f"a_{kind}"]), np.concatenate(parts[f"b_{kind}"])
+        figures[kind] = {"a": interval(a), "b": interval(b), "a_minus_b": interval(a - b)}
+    deals = sum(len(v) for v in parts["a_dealt"])
     report = {
         "a": name_a,
         "b": name_b,
         "opponent": opp_a,
-        "deals": len(a),
-        **out,
-        "allin_adjusted": adjusted,
+        "deals": deals,
+        **figures["dealt"],
+        "allin_adjusted": figures["allin"],
+        "luck_adjusted": figures["luck"],
     }
     if args.json:
         print(json.dumps(report))
         return
-    print(f"{len(a)} deals against {opp_a}, mbb/hand (95% interval), as dealt | all-in adjusted:")
+    print(
+        f"{deals} deals against {opp_a}, mbb/hand (95% interval), as dealt | all-in adjusted "
+        "| luck adjusted:"
+    )
     for label, text in (
         ("a", f"A {name_a}"),
         ("b", f"B {name_b}"),
         ("a_minus_b", "A - B, deal by deal"),
     ):
-        raw, adj = out[label], adjusted[label]
-        print(
-            f"  {text}: {raw['mbb_per_hand']:+.0f} ± {raw['half_width']:.0f} | "
-            f"{adj['mbb_per_hand']:+.0f} ± {adj['half_width']:.0f}"
-        )
+        cells = [figures[kind][label] for kind in KINDS]
+        shown = [f"{c['mbb_per_hand']:+.0f} ± {c['half_width']:.0f}" for c in cells]
+        print(f"  {text}: " + " | ".join(shown))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,131 @@
+"""Luck adjustment: a hand's result without the luck of every board card.
+
+The all-in adjustment (:mod:`checkraise.arena.allin`) removes the luck of the cards
+dealt after the last decision. This one removes the luck of each board card, also
+those dealt while there was betting still to come, with a control variate on chance
+nodes. Whenever board cards are dealt with exactly two seats still in, each of them is
+charged what the cards changed of his *check-down value*: the contested pot times his
+equity against the other seat's real hand (exact, over the completions of the board;
+folded hands are out of the deck). Seat ``a`` then gets::
+
+    payoff_a - sum over the deals k of pot_k * (equity_a after k - equity_a before k)
+
+and seat ``b`` the opposite. Given everything before a deal, its cards are equally
+likely among those nobody holds, so each term averages to exactly zero over them,
+whatever the players do next: the adjusted result has the real one's expectation for
+any agents. The check-down value does not have to be the true value of the position
+(side pots, odd chips and the betting still to come are left out); the closer it is,
+the more variance goes. With both seats all-in the terms add up to the all-in
+adjusted payoff. A deal with three or more seats in is not adjusted.
+
+Measured with ``benchmarks/paired_matches.py`` on two blueprints against ``heuristic``
+(20,000 deals, seed 155002): the 95% interval of one blueprint's win rate goes from
+±94 mbb/hand as dealt (±90 all-in adjusted) to ±79, and that of the two blueprints'
+difference, deal by deal, from ±113 (±108) to ±95: 30% fewer deals for the same
+precision. The cost is the exact equity before the flop, about 20 ms for each pair of
+hands not met before (cached up to a relabelling of the suits); the later streets'
+equities take microseconds.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache, lru_cache
+
+from checkraise.engine import State
+from checkraise.engine.actions import ActionEvent, DealEvent
+from checkraise.errors import ConfigError
+
+__all__ = ["luck_payoffs"]
+
+_SUIT_ORDERS = tuple(itertools.permutations(range(4)))
+
+
+def luck_payoffs(state: State) -> tuple[float, ...] | None:
+    """Each seat's payoff with the luck of the board cards taken out (module docstring).
+
+    ``None`` when no board card was dealt with exactly two seats in (the real payoffs
+    stand). The seats' figures sum to zero.
+
+    Examples
+    --------
+    Aces against kings, all-in before the flop for 1,000 chips each: the same as the
+    all-in adjusted payoff (the aces' equity is 0.8126):
+
+    >>> from checkraise.cards import parse_cards
+    >>> from checkraise.engine import TableConfig
+    >>> s = State(TableConfig.nolimit(2, 1000, 50, 100), hole_cards=[parse_cards("AhAd"),
+    ...           parse_cards("KsKc")], board=parse_cards("2c7dTs3h5s"))
+    >>> _ = s.go_all_in(), s.check_call()
+    >>> [round(v, 2) for v in luck_payoffs(s)]
+    [625.11, -625.11]
+    """
+    if not state.is_terminal:
+        raise ConfigError("luck adjustment needs a finished hand; this one is still in play")
+    cfg = state.config
+    if cfg.hole_cards != 2:
+        return None
+    holes = state.hole_cards
+    replay = State(cfg, hole_cards=holes, board=state.board)
+    correction = [0.0] * cfg.num_players
+    adjusted = False
+    dealt = 0
+    for event in state.history:
+        if isinstance(event, ActionEvent):
+            replay.step(event.action)
+            continue
+        if not isinstance(event, DealEvent) or not event.cards:
+            continue
+        live = [i for i, folded in enumerate(replay.folded) if not folded]
+        before = state.board[:dealt]
+        dealt += len(event.cards)
+        if len(live) != 2:
+            continue
+        a, b = live
+        dead = tuple(sorted(c for i, hole in enumerate(holes) if i not in live for c in hole))
+        given = replay.contributions
+        pot = replay.pot - abs(given[a] - given[b])  # an uncalled excess is not contested
+        change = _equity(holes[a], holes[b], state.board[:dealt], dead) - _equity(
+            holes[a], holes[b], before, dead
+        )
+        correction[a] += pot * change
+        correction[b] -= pot * change
+        adjusted = True
+    if not adjusted:
+        return None
+    return tuple(float(p) - c for p, c in zip(state.payoffs(), correction, strict=True))
+
+
+def _equity(
+    hole_a: tuple[int, ...], hole_b: tuple[int, ...], board: tuple[int, ...], dead: tuple[int, ...]
+) -> float:
+    """Seat a's exact equity (wins plus half the ties) against b over the board's completions."""
+    if not board and not dead:  # before the flop: the same for every relabelling of suits
+        return _preflop_equity(_canonical(hole_a, hole_b))
+    return _exact(tuple(hole_a), tuple(hole_b), tuple(board), dead)
+
+
+def _canonical(hole_a: tuple[int, ...], hole_b: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The smallest relabelling of the suits of the two hands (cards are ``4 * rank + suit``)."""
+    return min(
+        (
+            tuple(sorted(4 * (c // 4) + order[c % 4] for c in hole_a)),
+            tuple(sorted(4 * (c // 4) + order[c % 4] for c in hole_b)),
+        )
+        for order in _SUIT_ORDERS
+    )
+
+
+@cache
+def _preflop_equity(holes: tuple[tuple[int, ...], ...]) -> float:
+    return _exact(holes[0], holes[1], (), ())
+
+
+@lru_cache(maxsize=65536)
+def _exact(
+    hole_a: tuple[int, ...], hole_b: tuple[int, ...], board: tuple[int, ...], dead: tuple[int, ...]
+) -> float:
+    from checkraise.equity import equity
+
+    res = equity([hole_a, hole_b], board=list(board), dead=list(dead), method="exact")
+    return float(res.equity[0])

@@ -1,0 +1,173 @@
+"""Luck adjustment: unbiased over every runout, and the all-in adjustment when all-in."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from checkraise.arena.allin import allin_payoffs, board_at_last_action
+from checkraise.arena.luck import _canonical, luck_payoffs
+from checkraise.cards import parse_cards
+from checkraise.engine import RuleSet, State, TableConfig
+from checkraise.equity import equity
+from checkraise.errors import ConfigError
+
+
+def _play(cfg: TableConfig, holes: list[list[int]], board: list[int], moves: list[str]) -> State:
+    state = State(cfg, hole_cards=holes, board=board)
+    for move in moves:
+        if move == "f":
+            state.fold()
+        elif move == "c":
+            state.check_call()
+        elif move == "a":
+            state.go_all_in()
+        else:
+            state.raise_to(int(move))
+    assert state.is_terminal
+    return state
+
+
+def _means_over_runouts(
+    cfg: TableConfig, holes: str, board: str, known: int, moves: list[str]
+) -> tuple[list[float], list[float]]:
+    """The real and the luck-adjusted payoffs averaged over every way of dealing the
+    board from card ``known`` on, the same actions each time."""
+    hands = [parse_cards(h) for h in holes.split()]
+    fixed = parse_cards(board)[:known]
+    used = set(fixed) | {c for h in hands for c in h}
+    deck = [c for c in range(52) if c not in used]
+    real = [0.0] * cfg.num_players
+    luck = [0.0] * cfg.num_players
+    count = 0
+    for rest in itertools.permutations(deck, 5 - known):  # ordered: turn, then river
+        state = _play(cfg, hands, [*fixed, *rest], moves)
+        adjusted = luck_payoffs(state)
+        assert adjusted is not None
+        for seat, (p, q) in enumerate(zip(state.payoffs(), adjusted, strict=True)):
+            real[seat] += float(p)
+            luck[seat] += q
+        count += 1
+    return [r / count for r in real], [q / count for q in luck]
+
+
+@pytest.mark.parametrize(
+    ("cfg", "holes", "board", "moves", "live", "flop_pot"),
+    [
+        # bets on the flop, turn and river: the later betting depends on nothing, the
+        # payoffs on every card
+        (
+            TableConfig.nolimit(2, 5000),
+            "AhKd 9s8s",
+            "Ks7d2c4h9d",
+            ["300", "c", "400", "c", "c", "1200", "c", "2000", "c"],
+            (0, 1),
+            600,
+        ),
+        # ACPC ties split; three seats, the small blind folded before the flop: his cards
+        # are out of the deck and his 50 chips dead in the pot
+        (
+            TableConfig.nolimit(3, 3000, rules=RuleSet.ACPC),
+            "Th9h AhKd AsKc",
+            "Qs7d2c3h4h",
+            ["c", "f", "c", "c", "c", "500", "c", "c", "c"],
+            (1, 2),
+            250,
+        ),
+    ],
+)
+def test_the_turn_and_river_terms_average_to_zero_over_every_runout(
+    cfg: TableConfig,
+    holes: str,
+    board: str,
+    moves: list[str],
+    live: tuple[int, int],
+    flop_pot: int,
+) -> None:
+    # every turn and river: whatever the payoffs did on each runout, the adjustment
+    # leaves their average alone but for the flop's own term (the flop is fixed)
+    real, luck = _means_over_runouts(cfg, holes, board, 3, moves)
+    hands = [parse_cards(h) for h in holes.split()]
+    a, b = live
+    dead = [c for i, h in enumerate(hands) if i not in live for c in h]
+    flop = parse_cards(board)[:3]
+    term = flop_pot * (
+        _equity([hands[a], hands[b]], flop, dead) - _equity([hands[a], hands[b]], [], dead)
+    )
+    want = list(real)
+    want[a] -= term
+    want[b] += term
+    assert luck == pytest.approx(want, abs=1e-9)
+    assert term != 0.0
+
+
+def _equity(holes: list[list[int]], board: list[int], dead: list[int] | None = None) -> float:
+    """The first hand's exact equity against the second, computed directly."""
+    return float(equity(holes, board=board, dead=dead or [], method="exact").equity[0])
+
+
+def test_checked_down_it_is_the_value_before_the_flop() -> None:
+    cfg = TableConfig.nolimit(2, 5000)
+    holes = [parse_cards("AhKd"), parse_cards("9s8s")]
+    moves = ["300", "c", "c", "c", "c", "c", "c", "c"]  # a raised pot checked down
+    state = _play(cfg, holes, parse_cards("Ks7s2c4h3s"), moves)  # the river makes the flush
+    assert state.payoffs() == (-300, 300)
+    # every card's luck out: what the 600 chips in the pot were worth before the flop
+    expected = 600 * _equity(holes, []) - 300
+    assert luck_payoffs(state) == pytest.approx([expected, -expected], abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("cfg", "holes", "board", "moves"),
+    [
+        (TableConfig.nolimit(2, 1000), "AhAd KsKc", "2c7dTs3h5s", ["a", "c"]),
+        # a limped pot, then all-in on the flop, or checked to an all-in on the turn
+        # (the short stack all-in for less: the excess goes back, uncontested)
+        (
+            TableConfig.nolimit(2, (2500, 1003)),
+            "AhKd 9s9c",
+            "Ks7d2c4h9d",
+            ["c", "c", "300", "a", "c"],
+        ),
+        (TableConfig.nolimit(2, 2000), "AhKd AsKc", "Qs7d2c3h4h", ["c", "c", "c", "c", "a", "c"]),
+    ],
+)
+def test_all_in_it_is_the_all_in_adjusted_payoff_less_the_luck_before(
+    cfg: TableConfig, holes: str, board: str, moves: list[str]
+) -> None:
+    hands = [parse_cards(h) for h in holes.split()]
+    state = _play(cfg, hands, parse_cards(board), moves)
+    expected = allin_payoffs(state)
+    assert expected is not None
+    # the cards dealt before the all-in changed the limped pot's (200) value by this much
+    known = list(state.board[: board_at_last_action(state)])
+    before = 200 * (_equity(hands, known) - _equity(hands, [])) if known else 0.0
+    want = [float(expected[0]) - before, float(expected[1]) + before]
+    assert luck_payoffs(state) == pytest.approx(want, abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("cfg", "holes", "moves"),
+    [
+        (TableConfig.nolimit(2, 1000), "AhAd KsKc", ["300", "f"]),  # over before the flop
+        (TableConfig.nolimit(3, 1000), "AhAd KsKc QsQc", ["a", "c", "c"]),  # three seats in
+    ],
+)
+def test_nothing_is_adjusted_without_a_deal_to_exactly_two_seats(
+    cfg: TableConfig, holes: str, moves: list[str]
+) -> None:
+    state = _play(cfg, [parse_cards(h) for h in holes.split()], parse_cards("2c7dTs3h5s"), moves)
+    assert luck_payoffs(state) is None
+
+
+def test_an_unfinished_hand_is_refused() -> None:
+    with pytest.raises(ConfigError, match="finished hand"):
+        luck_payoffs(State(TableConfig.nolimit(2, 1000), seed=1))
+
+
+def test_suit_relabellings_share_one_preflop_key() -> None:
+    a = _canonical(tuple(parse_cards("AhKh")), tuple(parse_cards("7c7d")))
+    b = _canonical(tuple(parse_cards("AsKs")), tuple(parse_cards("7h7c")))
+    c = _canonical(tuple(parse_cards("AsKs")), tuple(parse_cards("7s7c")))  # a suit shared
+    assert a == b != c
