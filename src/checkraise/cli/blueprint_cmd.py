@@ -217,8 +217,9 @@ def pack(
     """Rewrite a blueprint with coarser probabilities, for shipping or copying.
 
     With --steps 255 each probability is kept to within 1/255 (plus the source's own
-    1/65535); a large blueprint's file shrinks to under half. The header keeps the
-    training command and records this one.
+    1/65535) and each row's last action is left out (the steps the others leave): a
+    large blueprint's file shrinks to about a third. The header keeps the training
+    command and records this one.
     """
     import numpy as np
 

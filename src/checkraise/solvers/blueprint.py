@@ -143,6 +143,15 @@ class Layout:
         out: I64 = rows + np.arange(na)[None, :]
         return out
 
+    def row_ends(self) -> tuple[I64, I64]:
+        """``(first, last)``: the table index of every row's first and last action, rows
+        in table order (rows are contiguous and tile the table)."""
+        last = np.sort(np.concatenate(
+            [self.entries(d)[:, -1] for d in range(self.dec_base.shape[0])]
+        ))
+        first = np.concatenate([[0], last[:-1] + 1]).astype(np.int64)
+        return first, last
+
     def node_major(self) -> I64:
         """For the layout of format 1 (decision, bucket, action in order), the new index
         of each old entry: ``new[old]``."""
@@ -476,7 +485,8 @@ class Blueprint:
 
     Saved as ``.npz`` + JSON header with the probabilities in whole steps of each row:
     1/65535 (``uint16``, the default) or 1/255 (``uint8``, :data:`STEPS`), which keeps a
-    shipped file small: a large blueprint compresses to under half the size.
+    shipped file small: with each row's last action left out (the steps the others
+    leave), a large blueprint's file is about a third of the 1/65535 one.
     """
 
     def __init__(self, game: HoldemGame, strategy: F32, header: dict[str, Any]) -> None:
@@ -527,9 +537,17 @@ class Blueprint:
             raise ConfigError(f"steps={steps}; expected one of {', '.join(map(str, STEPS))}")
         p = Path(path)
         q = _quantise(self.strategy, self.layout, steps)
+        # in 1/255 steps the last action of each row is left out (the steps the others
+        # leave): the file is a third smaller
+        implicit = steps == 255
+        if implicit:
+            keep = np.ones(q.shape[0], dtype=np.bool_)
+            keep[self.layout.row_ends()[1]] = False
+            q = q[keep]
         header = dict(
             self.header,
             steps=steps,
+            implicit_last=implicit,
             layout=LAYOUT_VERSION,
             format=BLUEPRINT_FORMAT,
             format_version=FORMAT_VERSION,
@@ -552,8 +570,10 @@ class Blueprint:
         kind = arrays["strategy"].dtype
         if kind not in (np.uint8, np.uint16):
             raise BlueprintError(f"{path}: strategy is {kind}; expected uint8 or uint16 steps")
-        q = arrays["strategy"].astype(np.float32)
-        bp = cls(game, q, header)
+        stored = arrays["strategy"]
+        if header.get("implicit_last"):
+            stored = _with_last_actions(stored, make_layout(game), header, path)
+        bp = cls(game, stored.astype(np.float32), header)
         lay = bp.layout
         if bp.strategy.shape[0] != lay.size:
             raise BlueprintError(
@@ -563,6 +583,32 @@ class Blueprint:
         _to_layout(header, lay, [bp.strategy])
         normalise_rows(bp.strategy, lay.dec_base, lay.dec_stride, lay.dec_actions, lay.dec_buckets)
         return bp
+
+
+def _with_last_actions(
+    stored: npt.NDArray[np.unsignedinteger[Any]], layout: Layout, header: dict[str, Any],
+    path: str | Path,
+) -> npt.NDArray[np.int64]:
+    """The whole table of a file saved without each row's last action (which is the
+    steps the row's other actions leave)."""
+    first, last = layout.row_ends()
+    steps = header.get("steps")
+    if header.get("layout") != LAYOUT_VERSION or steps not in STEPS:
+        raise BlueprintError(f"{path}: rows without their last action need layout "
+                             f"{LAYOUT_VERSION} and steps of {STEPS}")
+    if stored.shape[0] != layout.size - last.shape[0]:
+        raise BlueprintError(
+            f"{path}: strategy has {stored.shape[0]} entries; the game in its header "
+            f"needs {layout.size - last.shape[0]} without each row's last"
+        )
+    full = np.zeros(layout.size, dtype=np.int64)
+    keep = np.ones(layout.size, dtype=np.bool_)
+    keep[last] = False
+    full[keep] = stored
+    full[last] = steps - np.add.reduceat(full, first)
+    if (full[last] < 0).any():
+        raise BlueprintError(f"{path}: a row's steps add up to more than {steps}")
+    return full
 
 
 def _quantise(
