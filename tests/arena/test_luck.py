@@ -7,7 +7,8 @@ import itertools
 import pytest
 
 from checkraise.arena.allin import allin_payoffs, board_at_last_action
-from checkraise.arena.luck import _canonical, luck_payoffs
+from checkraise.arena.luck import luck_payoffs
+from checkraise.arena.ring import RingConfig, play_ring, play_rotation
 from checkraise.cards import parse_cards
 from checkraise.engine import RuleSet, State, TableConfig
 from checkraise.equity import equity
@@ -166,8 +167,31 @@ def test_an_unfinished_hand_is_refused() -> None:
         luck_payoffs(State(TableConfig.nolimit(2, 1000), seed=1))
 
 
-def test_suit_relabellings_share_one_preflop_key() -> None:
-    a = _canonical(tuple(parse_cards("AhKh")), tuple(parse_cards("7c7d")))
-    b = _canonical(tuple(parse_cards("AsKs")), tuple(parse_cards("7h7c")))
-    c = _canonical(tuple(parse_cards("AsKs")), tuple(parse_cards("7s7c")))  # a suit shared
-    assert a == b != c
+def test_a_match_reports_the_luck_adjusted_rate_and_it_cancels_between_twins() -> None:
+    res = play_ring(RingConfig(("call", "call"), hands=40), seed=2, workers=1)
+    # checked down every time: every hand saw the board with both players in
+    assert res.luck_hands == 80
+    one = play_rotation(RingConfig(("call", "call"), hands=40), seed=2, rotation=0)
+    assert sum(a != [float(v) for v in b] for a, b in zip(one.luck, one.payoffs, strict=True)) > 30
+    assert res.mbb(0, luck=True).mean == pytest.approx(0.0, abs=1e-9)  # twins
+    assert all(row[0] + row[1] == pytest.approx(0.0, abs=1e-9) for row in res.deal_luck)
+    data = res.to_json()
+    assert data["luck_adjusted_hands"] == 80
+    assert data["players"][0]["mbb_per_hand_luck_adjusted"]["mean"] == pytest.approx(0.0,
+                                                                                     abs=1e-9)
+    with pytest.raises(ConfigError, match="expected one kind of figure"):
+        res.mbb(0, adjusted=True, luck=True)
+
+
+def test_each_deal_sums_its_hands_luck_adjusted_payoffs_over_the_rotations() -> None:
+    cfg = RingConfig(("call", "raise"), hands=30)
+    res = play_ring(cfg, seed=4, workers=1)
+    rotations = [play_rotation(cfg, seed=4, rotation=r) for r in range(2)]
+    assert res.luck_hands == sum(r.luck_hands for r in rotations) > 0
+    for h in range(30):
+        for i in range(2):
+            assert res.deal_luck[h][i] == pytest.approx(sum(r.luck[h][i] for r in rotations))
+    # a hand with no board dealt to two players keeps its real result
+    kept = [(r, h) for r in rotations for h in range(30)
+            if r.luck[h] == [float(v) for v in r.payoffs[h]]]
+    assert len(kept) == 60 - res.luck_hands

@@ -22,24 +22,19 @@ Measured with ``benchmarks/paired_matches.py`` on two blueprints against ``heuri
 (20,000 deals, seed 155002): the 95% interval of one blueprint's win rate goes from
 ±94 mbb/hand as dealt (±90 all-in adjusted) to ±79, and that of the two blueprints'
 difference, deal by deal, from ±113 (±108) to ±95: 30% fewer deals for the same
-precision. The cost is the exact equity before the flop, about 20 ms for each pair of
-hands not met before (cached up to a relabelling of the suits); the later streets'
-equities take microseconds.
+precision. The equity before the flop comes from the shipped table of match-ups
+(:mod:`checkraise.equity.pairs`), the later streets' by enumeration in microseconds.
 """
 
 from __future__ import annotations
 
-import itertools
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from checkraise.engine import State
 from checkraise.engine.actions import ActionEvent, DealEvent
 from checkraise.errors import ConfigError
 
 __all__ = ["luck_payoffs"]
-
-_SUIT_ORDERS = tuple(itertools.permutations(range(4)))
-
 
 def luck_payoffs(state: State) -> tuple[float, ...] | None:
     """Each seat's payoff with the luck of the board cards taken out (module docstring).
@@ -100,25 +95,11 @@ def _equity(
     hole_a: tuple[int, ...], hole_b: tuple[int, ...], board: tuple[int, ...], dead: tuple[int, ...]
 ) -> float:
     """Seat a's exact equity (wins plus half the ties) against b over the board's completions."""
-    if not board and not dead:  # before the flop: the same for every relabelling of suits
-        return _preflop_equity(_canonical(hole_a, hole_b))
+    if not board and not dead:  # before the flop: the shipped table of match-ups
+        from checkraise.equity.pairs import pair_equity
+
+        return pair_equity(tuple(hole_a), tuple(hole_b))
     return _exact(tuple(hole_a), tuple(hole_b), tuple(board), dead)
-
-
-def _canonical(hole_a: tuple[int, ...], hole_b: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """The smallest relabelling of the suits of the two hands (cards are ``4 * rank + suit``)."""
-    return min(
-        (
-            tuple(sorted(4 * (c // 4) + order[c % 4] for c in hole_a)),
-            tuple(sorted(4 * (c // 4) + order[c % 4] for c in hole_b)),
-        )
-        for order in _SUIT_ORDERS
-    )
-
-
-@cache
-def _preflop_equity(holes: tuple[tuple[int, ...], ...]) -> float:
-    return _exact(holes[0], holes[1], (), ())
 
 
 @lru_cache(maxsize=65536)

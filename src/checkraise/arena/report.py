@@ -200,6 +200,18 @@ def match_markdown(result: dict[str, Any], charts: Sequence[str] = ()) -> str:
         rows = [[p["name"], _fmt(p["mbb_per_hand_allin_adjusted"]["mean"]),
                  _interval(p["mbb_per_hand_allin_adjusted"])] for p in result["players"]]
         lines += _table(("Agent", "all-in adjusted mbb/hand", "95% interval"), rows)
+    lucky = result.get("luck_adjusted_hands", 0)
+    if lucky:
+        lines += [
+            "",
+            f"Luck adjusted: {lucky} of {result['hands_played']} hands saw board cards with "
+            "two players in; each card is charged the pot times what it changed of each "
+            "player's equity (same expectation, less luck).",
+            "",
+        ]
+        rows = [[p["name"], _fmt(p["mbb_per_hand_luck_adjusted"]["mean"]),
+                 _interval(p["mbb_per_hand_luck_adjusted"])] for p in result["players"]]
+        lines += _table(("Agent", "luck adjusted mbb/hand", "95% interval"), rows)
     lines += ["", "## Action frequencies", ""]
     lines += _table(_ACTION_HEADER, _action_rows(result["players"]))
     if charts:

@@ -34,6 +34,7 @@ import numpy as np
 
 from checkraise.agents.base import Agent, make_agent, split_agent_specs
 from checkraise.arena.allin import allin_payoffs
+from checkraise.arena.luck import luck_payoffs
 from checkraise.arena.stats import ActionCounts, Estimate, mbb_per_hand
 from checkraise.arena.table import HandLog, log_numbers, play_hand
 from checkraise.backend import Backend, Progress, resolve_backend
@@ -158,14 +159,17 @@ class RingConfig:
 @dataclass
 class RotationResult:
     """Chips per hand per player (``payoffs[h][i]``), the same all-in adjusted
-    (:mod:`checkraise.arena.allin`; the real result where nothing is adjusted), and
-    decision counts of one rotation."""
+    (:mod:`checkraise.arena.allin`) and luck adjusted (:mod:`checkraise.arena.luck`;
+    each the real result where nothing is adjusted), and decision counts of one
+    rotation."""
 
     rotation: int
     payoffs: list[list[int | Fraction]]
     actions: list[ActionCounts]
     adjusted: list[list[int | Fraction]] = field(default_factory=list)
     adjusted_hands: int = 0
+    luck: list[list[float]] = field(default_factory=list)
+    luck_hands: int = 0
 
 
 @dataclass(frozen=True)
@@ -203,6 +207,8 @@ def play_rotation(
     payoffs: list[list[int | Fraction]] = []
     adjusted: list[list[int | Fraction]] = []
     adjusted_hands = 0
+    luck: list[list[float]] = []
+    luck_hands = 0
     actions = [ActionCounts() for _ in range(n)]
     first = log_numbers("ring", seed, labels, rotation, config.hands)
     with HandLog(log_dir, f"rotation-{rotation}", table=f"match rotation {rotation}",
@@ -224,13 +230,19 @@ def play_rotation(
             else:
                 adjusted.append([expected[seat_of[i]] for i in range(n)])
                 adjusted_hands += 1
+            lucky = luck_payoffs(hand.state)
+            if lucky is None:
+                luck.append([float(v) for v in payoffs[-1]])
+            else:
+                luck.append([lucky[seat_of[i]] for i in range(n)])
+                luck_hands += 1
             for i in range(n):
                 actions[i].record_hand(hand.decisions[seat_of[i]])
             if progress is not None and (h + 1) % 50 == 0:
                 progress(50)
     if progress is not None and config.hands % 50:
         progress(config.hands % 50)
-    return RotationResult(rotation, payoffs, actions, adjusted, adjusted_hands)
+    return RotationResult(rotation, payoffs, actions, adjusted, adjusted_hands, luck, luck_hands)
 
 
 def _run_rotation(task: _RotationTask, progress: Progress) -> RotationResult:
@@ -258,6 +270,9 @@ class RingResult:
         The same as ``deal_chips``, all-in adjusted (:mod:`checkraise.arena.allin`).
     adjusted_hands
         How many hands (over all rotations) the adjustment changed the board luck of.
+    deal_luck, luck_hands
+        The same, luck adjusted (:mod:`checkraise.arena.luck`), and how many hands that
+        changed.
     """
 
     config: RingConfig
@@ -267,18 +282,25 @@ class RingResult:
     actions: list[ActionCounts] = field(default_factory=list)
     deal_adjusted: list[list[int | Fraction]] = field(default_factory=list)
     adjusted_hands: int = 0
+    deal_luck: list[list[float]] = field(default_factory=list)
+    luck_hands: int = 0
 
     def total_chips(self, player: int) -> int | Fraction:
         """Player's chips won over every hand of every rotation (exact)."""
         return sum((row[player] for row in self.deal_chips), start=0)
 
-    def mbb(self, player: int, *, adjusted: bool = False) -> Estimate:
+    def mbb(self, player: int, *, adjusted: bool = False, luck: bool = False) -> Estimate:
         """Player's win rate in mbb/hand with its 95% interval over deals (``adjusted``:
-        all-in adjusted, the same expectation with less luck)."""
+        all-in adjusted, ``luck``: luck adjusted; the same expectation with less luck)."""
         k = self.config.num_rotations
-        rows = self.deal_adjusted if adjusted else self.deal_chips
-        if adjusted and not rows:
-            raise ConfigError("this result holds no all-in adjusted chips (made before they "
+        if adjusted and luck:
+            raise ConfigError("adjusted=True and luck=True; expected one kind of figure")
+        rows: Sequence[Sequence[int | Fraction | float]] = (
+            self.deal_luck if luck else self.deal_adjusted if adjusted else self.deal_chips
+        )
+        if (adjusted or luck) and not rows:
+            kind = "luck" if luck else "all-in"
+            raise ConfigError(f"this result holds no {kind} adjusted chips (made before they "
                               "were recorded)")
         per_hand = [float(Fraction(row[player]) / k) for row in rows]
         return mbb_per_hand(per_hand, self.config.big_blind)
@@ -297,6 +319,9 @@ class RingResult:
                     "mbb_per_hand_allin_adjusted": (
                         self.mbb(i, adjusted=True).to_json() if self.deal_adjusted else None
                     ),
+                    "mbb_per_hand_luck_adjusted": (
+                        self.mbb(i, luck=True).to_json() if self.deal_luck else None
+                    ),
                     "actions": self.actions[i].to_json() if self.actions else None,
                 }
             )
@@ -307,6 +332,7 @@ class RingResult:
             "rotations": self.config.num_rotations,
             "hands_played": self.config.hands * self.config.num_rotations,
             "allin_adjusted_hands": self.adjusted_hands,
+            "luck_adjusted_hands": self.luck_hands,
             "players": players,
         }
 
@@ -342,16 +368,21 @@ def play_ring(
     )
     deal_chips: list[list[int | Fraction]] = [[0] * n for _ in range(config.hands)]
     deal_adjusted: list[list[int | Fraction]] = [[0] * n for _ in range(config.hands)]
+    deal_luck: list[list[float]] = [[0.0] * n for _ in range(config.hands)]
     actions = [ActionCounts() for _ in range(n)]
-    adjusted_hands = 0
+    adjusted_hands = luck_hands = 0
     for r in sorted(results):
         res = results[r]
         adjusted_hands += res.adjusted_hands
-        for h, (row, adj) in enumerate(zip(res.payoffs, res.adjusted, strict=True)):
+        luck_hands += res.luck_hands
+        for h, (row, adj, lucky) in enumerate(
+            zip(res.payoffs, res.adjusted, res.luck, strict=True)
+        ):
             for i in range(n):
                 deal_chips[h][i] += row[i]
                 deal_adjusted[h][i] += adj[i]
+                deal_luck[h][i] += lucky[i]
         for i in range(n):
             actions[i].add(res.actions[i])
     return RingResult(config, seed, agent_labels(config.agents), deal_chips, actions,
-                      deal_adjusted, adjusted_hands)
+                      deal_adjusted, adjusted_hands, deal_luck, luck_hands)

@@ -111,5 +111,11 @@ def match_command(
         for i, label in enumerate(result.labels):
             e = result.mbb(i, adjusted=True)
             print(f"  {label:<24} {e.mean:>10.1f} mbb/hand   95% CI [{e.low:.1f}, {e.high:.1f}]")
+    if result.luck_hands:
+        print(f"luck adjusted ({result.luck_hands} hands saw board cards with two players in, "
+              "the luck of each card taken out):")
+        for i, label in enumerate(result.labels):
+            e = result.mbb(i, luck=True)
+            print(f"  {label:<24} {e.mean:>10.1f} mbb/hand   95% CI [{e.low:.1f}, {e.high:.1f}]")
     if out is not None:
         print(f"report: {out / 'report.md'}")
