@@ -5,29 +5,16 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from tests.arena.test_allin import _play
 
 from checkraise.arena.allin import allin_payoffs, board_at_last_action
 from checkraise.arena.luck import luck_payoffs
+from checkraise.arena.report import match_markdown
 from checkraise.arena.ring import RingConfig, play_ring, play_rotation
-from checkraise.cards import parse_cards
+from checkraise.cards import format_card, parse_cards
 from checkraise.engine import RuleSet, State, TableConfig
 from checkraise.equity import equity
 from checkraise.errors import ConfigError
-
-
-def _play(cfg: TableConfig, holes: list[list[int]], board: list[int], moves: list[str]) -> State:
-    state = State(cfg, hole_cards=holes, board=board)
-    for move in moves:
-        if move == "f":
-            state.fold()
-        elif move == "c":
-            state.check_call()
-        elif move == "a":
-            state.go_all_in()
-        else:
-            state.raise_to(int(move))
-    assert state.is_terminal
-    return state
 
 
 def _means_over_runouts(
@@ -43,7 +30,7 @@ def _means_over_runouts(
     luck = [0.0] * cfg.num_players
     count = 0
     for rest in itertools.permutations(deck, 5 - known):  # ordered: turn, then river
-        state = _play(cfg, hands, [*fixed, *rest], moves)
+        state = _play(cfg, holes, board[: 2 * known] + "".join(map(format_card, rest)), moves)
         adjusted = luck_payoffs(state)
         assert adjusted is not None
         for seat, (p, q) in enumerate(zip(state.payoffs(), adjusted, strict=True)):
@@ -112,7 +99,7 @@ def test_checked_down_it_is_the_value_before_the_flop() -> None:
     cfg = TableConfig.nolimit(2, 5000)
     holes = [parse_cards("AhKd"), parse_cards("9s8s")]
     moves = ["300", "c", "c", "c", "c", "c", "c", "c"]  # a raised pot checked down
-    state = _play(cfg, holes, parse_cards("Ks7s2c4h3s"), moves)  # the river makes the flush
+    state = _play(cfg, "AhKd 9s8s", "Ks7s2c4h3s", moves)  # the river makes the flush
     assert state.payoffs() == (-300, 300)
     # every card's luck out: what the 600 chips in the pot were worth before the flop
     expected = 600 * _equity(holes, []) - 300
@@ -138,7 +125,7 @@ def test_all_in_it_is_the_all_in_adjusted_payoff_less_the_luck_before(
     cfg: TableConfig, holes: str, board: str, moves: list[str]
 ) -> None:
     hands = [parse_cards(h) for h in holes.split()]
-    state = _play(cfg, hands, parse_cards(board), moves)
+    state = _play(cfg, holes, board, moves)
     expected = allin_payoffs(state)
     assert expected is not None
     # the cards dealt before the all-in changed the limped pot's (200) value by this much
@@ -158,7 +145,7 @@ def test_all_in_it_is_the_all_in_adjusted_payoff_less_the_luck_before(
 def test_nothing_is_adjusted_without_a_deal_to_exactly_two_seats(
     cfg: TableConfig, holes: str, moves: list[str]
 ) -> None:
-    state = _play(cfg, [parse_cards(h) for h in holes.split()], parse_cards("2c7dTs3h5s"), moves)
+    state = _play(cfg, holes, "2c7dTs3h5s", moves)
     assert luck_payoffs(state) is None
 
 
@@ -179,6 +166,10 @@ def test_a_match_reports_the_luck_adjusted_rate_and_it_cancels_between_twins() -
     assert data["luck_adjusted_hands"] == 80
     assert data["players"][0]["mbb_per_hand_luck_adjusted"]["mean"] == pytest.approx(0.0,
                                                                                      abs=1e-9)
+    report = match_markdown(data)
+    assert "Luck adjusted: 80 of 80 hands saw board cards with two players in" in report
+    assert "| Agent | luck adjusted mbb/hand | 95% interval |" in report
+    assert "All-in adjusted" not in report  # checked down: no all-in
     with pytest.raises(ConfigError, match="expected one kind of figure"):
         res.mbb(0, adjusted=True, luck=True)
 

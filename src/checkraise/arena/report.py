@@ -171,6 +171,17 @@ def _interval(m: dict[str, Any]) -> str:
     return "–" if m["ci95_low"] is None else f"[{m['ci95_low']:.1f}, {m['ci95_high']:.1f}]"
 
 
+#: The adjusted win rates a match reports: (name, results.json count, rate, what it did).
+_ADJUSTED = (
+    ("all-in adjusted", "allin_adjusted_hands", "mbb_per_hand_allin_adjusted",
+     "hands ended their betting all-in before the river; each is counted at its expected "
+     "result over the board cards still to come (same expectation, less luck)."),
+    ("luck adjusted", "luck_adjusted_hands", "mbb_per_hand_luck_adjusted",
+     "hands saw board cards with two players in; each card is charged the pot times what "
+     "it changed of each player's equity (same expectation, less luck)."),
+)
+
+
 def match_markdown(result: dict[str, Any], charts: Sequence[str] = ()) -> str:
     """The Markdown report of a match (:meth:`~checkraise.arena.ring.RingResult.to_json`)."""
     cfg = result["config"]
@@ -188,30 +199,13 @@ def match_markdown(result: dict[str, Any], charts: Sequence[str] = ()) -> str:
     rows = [[p["name"], _fmt(p["mbb_per_hand"]["mean"]), _interval(p["mbb_per_hand"]),
              str(p["total_chips"])] for p in result["players"]]
     lines += _table(("Agent", "mbb/hand", "95% interval", "Chips won"), rows)
-    adjusted = result.get("allin_adjusted_hands", 0)
-    if adjusted:
-        lines += [
-            "",
-            f"All-in adjusted: {adjusted} of {result['hands_played']} hands ended their "
-            "betting all-in before the river; each is counted at its expected result over "
-            "the board cards still to come (same expectation, less luck).",
-            "",
-        ]
-        rows = [[p["name"], _fmt(p["mbb_per_hand_allin_adjusted"]["mean"]),
-                 _interval(p["mbb_per_hand_allin_adjusted"])] for p in result["players"]]
-        lines += _table(("Agent", "all-in adjusted mbb/hand", "95% interval"), rows)
-    lucky = result.get("luck_adjusted_hands", 0)
-    if lucky:
-        lines += [
-            "",
-            f"Luck adjusted: {lucky} of {result['hands_played']} hands saw board cards with "
-            "two players in; each card is charged the pot times what it changed of each "
-            "player's equity (same expectation, less luck).",
-            "",
-        ]
-        rows = [[p["name"], _fmt(p["mbb_per_hand_luck_adjusted"]["mean"]),
-                 _interval(p["mbb_per_hand_luck_adjusted"])] for p in result["players"]]
-        lines += _table(("Agent", "luck adjusted mbb/hand", "95% interval"), rows)
+    for kind, count_key, rate_key, what in _ADJUSTED:
+        count = result.get(count_key, 0)
+        if count:
+            lines += ["", f"{kind.capitalize()}: {count} of {result['hands_played']} {what}", ""]
+            rows = [[p["name"], _fmt(p[rate_key]["mean"]), _interval(p[rate_key])]
+                    for p in result["players"]]
+            lines += _table(("Agent", f"{kind} mbb/hand", "95% interval"), rows)
     lines += ["", "## Action frequencies", ""]
     lines += _table(_ACTION_HEADER, _action_rows(result["players"]))
     if charts:

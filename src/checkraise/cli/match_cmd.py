@@ -105,17 +105,17 @@ def match_command(
     for i, label in enumerate(result.labels):
         e = result.mbb(i)
         print(f"  {label:<24} {e.mean:>10.1f} mbb/hand   95% CI [{e.low:.1f}, {e.high:.1f}]")
-    if result.adjusted_hands:
-        print(f"all-in adjusted ({result.adjusted_hands} hands all-in before the river, "
-              "their board luck averaged out):")
+    for count, luck, what in (
+        (result.adjusted_hands, False, "all-in adjusted ({} hands all-in before the river, "
+         "their board luck averaged out):"),
+        (result.luck_hands, True, "luck adjusted ({} hands saw board cards with two players "
+         "in, the luck of each card taken out):"),
+    ):
+        if not count:
+            continue
+        print(what.format(count))
         for i, label in enumerate(result.labels):
-            e = result.mbb(i, adjusted=True)
-            print(f"  {label:<24} {e.mean:>10.1f} mbb/hand   95% CI [{e.low:.1f}, {e.high:.1f}]")
-    if result.luck_hands:
-        print(f"luck adjusted ({result.luck_hands} hands saw board cards with two players in, "
-              "the luck of each card taken out):")
-        for i, label in enumerate(result.labels):
-            e = result.mbb(i, luck=True)
+            e = result.mbb(i, adjusted=not luck, luck=luck)
             print(f"  {label:<24} {e.mean:>10.1f} mbb/hand   95% CI [{e.low:.1f}, {e.high:.1f}]")
     if out is not None:
         print(f"report: {out / 'report.md'}")
