@@ -73,7 +73,10 @@ def match_command(
     """Play a (duplicate) match and report each agent's win rate in mbb/hand with a 95% CI.
 
     Each deal is played once per seating (twice heads-up, with the seats swapped;
-    n times for n agents), which removes most of the luck of the cards.
+    n times for n agents), which removes most of the luck of the cards. Each rate is
+    also given all-in adjusted (hands all-in before the river at their expected
+    result) and luck adjusted (the luck of every board card dealt to two players
+    taken out): the same expectation, narrower intervals.
     """
     # Everything is checked before the progress bar appears.
     from checkraise.agents.base import split_agent_specs
