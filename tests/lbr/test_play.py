@@ -9,6 +9,7 @@ from tests.naive import naive_rank
 from checkraise.agents.base import BaseAgent
 from checkraise.cards import NUM_COMBOS
 from checkraise.engine import Action, Observation
+from checkraise.equity import equity
 from checkraise.errors import ConfigError
 from checkraise.lbr import LBRSettings, parse_streets, play_deal, run_lbr
 from checkraise.lbr.play import _Tally, draw_deal, lbr_config, make_items, play_hand
@@ -47,6 +48,22 @@ def test_fold_call_lbr_checks_down_in_the_small_blind() -> None:
         theirs = naive_rank(list(deal.holes[1]) + list(deal.board))
         assert r.seat0 == 100.0 * ((mine > theirs) - (mine < theirs))
         assert r.seat1 == 50.0
+
+
+def test_a_hand_checked_down_counts_luck_adjusted_at_its_value_before_the_flop() -> None:
+    # the small-blind hands above: a pot of 200 checked down, so with the luck of every
+    # board card taken out LBR's result is 200 times its equity before the flop, less 100
+    settings = LBRSettings("fc", parse_streets("all"))
+    rng = np.random.default_rng(8)
+    for i in range(6):
+        deal = draw_deal(rng)
+        r = play_deal("checkfold", deal, settings, seed=i)
+        before = equity([list(deal.holes[0]), list(deal.holes[1])], method="exact").equity[0]
+        assert r.luck0 == pytest.approx(200.0 * float(before) - 100.0, abs=1e-9)
+        assert r.luck1 == r.seat1 == 50.0  # the agent folded before any card was dealt
+    result = run_lbr("checkfold", 40, settings, seed=5)
+    assert result.to_json()["mbb_per_game_luck_adjusted"]["n"] == 40
+    assert result.mbb_per_game_luck.half_width < result.mbb_per_game.half_width
 
 
 def test_fold_call_lbr_against_always_call_is_exactly_even() -> None:

@@ -68,6 +68,9 @@ def lbr_command(
     e = result.mbb_per_game
     print(f"LBR {settings.label} vs {agent}: {e.mean:.1f} mbb/game   "
           f"95% CI [{e.low:.1f}, {e.high:.1f}]   ({result.hands} hands, seed {seed})")
+    e = result.mbb_per_game_luck
+    print(f"  luck adjusted (the luck of every board card taken out): {e.mean:.1f} mbb/game   "
+          f"95% CI [{e.low:.1f}, {e.high:.1f}]")
     print(f"  LBR in seat 0 (small blind): {result.seat_mbb[0]:.1f}   "
           f"seat 1 (big blind): {result.seat_mbb[1]:.1f} mbb/game")
     for note in result.notes:

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from checkraise.agents.base import Agent, call_begin_hand, call_end_hand, make_agent
 from checkraise.agents.probabilities import action_probabilities, update_range
+from checkraise.arena.luck import luck_payoffs
 from checkraise.arena.stats import Estimate, mbb_per_hand
 from checkraise.backend import Backend, Progress, resolve_backend
 from checkraise.cards import NUM_COMBOS
@@ -100,8 +101,11 @@ def play_hand(
     rng: np.random.Generator,
     hand_number: int = 0,
     tally: _Tally | None = None,
+    luck: list[float] | None = None,
 ) -> float:
-    """Play one hand of LBR (in ``lbr_seat``) against ``agent``; LBR's chips won."""
+    """Play one hand of LBR (in ``lbr_seat``) against ``agent``; LBR's chips won (and,
+    appended to ``luck`` when given, the same luck adjusted: :mod:`checkraise.arena.luck`;
+    neither player sees a card before it is dealt, so it has the same expectation)."""
     t = tally if tally is not None else _Tally()
     seat = 1 - lbr_seat
     state = State(config, hole_cards=deal.holes, board=deal.board)
@@ -153,20 +157,31 @@ def play_hand(
             state.step(action)
     t.last_range = weights
     call_end_hand(agent, state.observation(seat), state.payoffs())
-    return _chips(state.payoffs()[lbr_seat])
+    chips = _chips(state.payoffs()[lbr_seat])
+    if luck is not None:
+        adjusted = luck_payoffs(state)
+        luck.append(chips if adjusted is None else adjusted[lbr_seat])
+    return chips
 
 
 @dataclass(frozen=True)
 class DealResult:
-    """LBR's chips in seat 0 and in seat 1 of one deal."""
+    """LBR's chips in seat 0 and in seat 1 of one deal (and the same luck adjusted)."""
 
     seat0: float
     seat1: float
+    luck0: float = 0.0
+    luck1: float = 0.0
 
     @property
     def mean(self) -> float:
         """Chips per hand over the two seats."""
         return (self.seat0 + self.seat1) / 2.0
+
+    @property
+    def mean_luck(self) -> float:
+        """Luck-adjusted chips per hand over the two seats."""
+        return (self.luck0 + self.luck1) / 2.0
 
 
 def _deal_rngs(seed: int, index: int) -> tuple[np.random.Generator, int]:
@@ -187,9 +202,12 @@ def play_deal(
     cfg = config if config is not None else lbr_config()
     agent = make_agent(agent_spec, seed=seed)
     lbr_rng = np.random.default_rng(np.random.SeedSequence([seed, 1]))
-    r0 = play_hand(agent, deal, 0, settings, cfg, rng=lbr_rng, hand_number=0, tally=tally)
-    r1 = play_hand(agent, deal, 1, settings, cfg, rng=lbr_rng, hand_number=1, tally=tally)
-    return DealResult(r0, r1)
+    luck: list[float] = []
+    r0 = play_hand(agent, deal, 0, settings, cfg, rng=lbr_rng, hand_number=0, tally=tally,
+                   luck=luck)
+    r1 = play_hand(agent, deal, 1, settings, cfg, rng=lbr_rng, hand_number=1, tally=tally,
+                   luck=luck)
+    return DealResult(r0, r1, luck[0], luck[1])
 
 
 @dataclass(frozen=True)
@@ -267,6 +285,7 @@ class LBRResult:
     settings: LBRSettings
     seed: int
     mbb_per_game: Estimate
+    mbb_per_game_luck: Estimate
     seat_mbb: tuple[float, float]
     hands: int
     deals: int
@@ -278,6 +297,7 @@ class LBRResult:
     def to_json(self) -> dict[str, Any]:
         """Plain JSON: ``mbb_per_game`` as ``{mean, ci95_low, ci95_high, n}`` and the rest."""
         e = self.mbb_per_game.to_json()
+        lucky = self.mbb_per_game_luck.to_json()
         return {
             "agent": self.agent,
             "actions": self.settings.actions.value,
@@ -285,6 +305,8 @@ class LBRResult:
             "seed": self.seed,
             "mbb_per_game": {"mean": e["mean"], "ci95_low": e["ci95_low"],
                              "ci95_high": e["ci95_high"], "n": self.hands},
+            "mbb_per_game_luck_adjusted": {"mean": lucky["mean"], "ci95_low": lucky["ci95_low"],
+                                           "ci95_high": lucky["ci95_high"], "n": self.hands},
             "deals": self.deals,
             "seat_mbb": list(self.seat_mbb),
             "range_tracking_exact": self.exact,
@@ -323,10 +345,13 @@ def run_lbr(
     s0 = float(np.mean([d.seat0 for d in deals])) * 1000.0 / cfg.big_blind
     s1 = float(np.mean([d.seat1 for d in deals])) * 1000.0 / cfg.big_blind
     units = [d.mean for d in deals]
+    lucky = [d.mean_luck for d in deals]
     if mirror:  # a deal and its mirror image are one unit: they share the board
         units = [(units[k] + units[k + 1]) / 2.0 for k in range(0, len(units), 2)]
+        lucky = [(lucky[k] + lucky[k + 1]) / 2.0 for k in range(0, len(lucky), 2)]
     return LBRResult(
-        agent, settings, seed, mbb_per_hand(units, cfg.big_blind), (s0, s1),
+        agent, settings, seed, mbb_per_hand(units, cfg.big_blind),
+        mbb_per_hand(lucky, cfg.big_blind), (s0, s1),
         2 * len(deals), len(units), not notes, tuple(notes),
         sum(r.range_resets for r in ordered), sum(r.lbr_decisions for r in ordered),
     )
