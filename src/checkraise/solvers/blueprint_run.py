@@ -151,6 +151,10 @@ def plot_progress(folder: Path) -> Path | None:
     ax.set_ylabel("sum of max positive regret / iterations (chips)")
     ax.set_title("Blueprint training: exploitability proxy")
     ax.grid(True, which="both", alpha=0.3)
+    # labels on the decades only: labelled minor ticks overlap once a run spans one
+    from matplotlib.ticker import NullFormatter
+
+    ax.xaxis.set_minor_formatter(NullFormatter())
     fig.tight_layout()
     out = folder / CHART
     fig.savefig(out)
