@@ -15,7 +15,7 @@ from tests.protocol.harness import run_local_match
 from tests.shared_data import NL2_GAME
 
 from checkraise.agents import make_agent
-from checkraise.agents.blueprint import BlueprintAgent
+from checkraise.agents.blueprint import BlueprintAgent, load_blueprint
 from checkraise.agents.translation import pseudo_harmonic, translate
 from checkraise.arena.match import play_match
 from checkraise.cards import COMBO_CARDS, parse_cards
@@ -220,3 +220,25 @@ def test_a_real_all_in_is_read_as_the_abstract_all_in_at_any_stack(blueprint_fil
         state.step(Action.raise_to(10000))
         node = bot._locate(state.observation(1))
         assert bot.tree.action_token(node) == "r20000", seed
+
+
+@pytest.mark.parametrize(
+    ("name", "actions", "steps"), [("minraise2", "minraise2", 255), ("small", "small", None)]
+)
+def test_the_shipped_blueprints_load_with_their_abstraction_and_command(
+    name: str, actions: str, steps: int | None
+) -> None:
+    bp = load_blueprint(name)
+    assert bp.game.actions.name == actions and bp.game.rules.stack == 20000
+    assert bp.header["command"].startswith("checkraise blueprint train")
+    assert bp.header.get("steps") == steps  # minraise2 ships packed in 1/255 steps
+    for node in bp.game.tree.decision_nodes[:50]:
+        row = bp.row(int(node), 0)
+        assert float(row.sum()) == pytest.approx(1.0, abs=1e-6) and (row >= 0).all()
+
+
+def test_the_default_bot_plays_the_shipped_minraise2_legally() -> None:
+    bot = make_agent("blueprint", seed=1)
+    assert isinstance(bot, BlueprintAgent) and bot.game.actions.name == "minraise2"
+    result = play_match("blueprint", "random", hands=300, seed=5, workers=1)
+    assert result.config.hands == 300 and result.actions[0].to_json()["decisions"] > 0

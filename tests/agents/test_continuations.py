@@ -59,7 +59,7 @@ def _pair_share(bp: BlueprintAgent, node: int, us: int, b: int, g: int, bias: st
 
 
 def test_matrices_equal_a_recursive_walk_pair_by_pair() -> None:
-    bp = BlueprintAgent()
+    bp = BlueprintAgent(file="small")
     tree = bp.tree
     node = tree.find("cc/r200c/r400c/")  # a river decision after some betting
     assert int(tree.street[node]) == 3 and int(tree.kind[node]) == DECISION
@@ -75,7 +75,7 @@ def test_matrices_equal_a_recursive_walk_pair_by_pair() -> None:
 
 
 def test_no_river_betting_is_a_showdown_by_bucket() -> None:
-    bp = BlueprintAgent()
+    bp = BlueprintAgent(file="small")
     mats = continuation_matrices(bp, None, 0)
     num = river_bucket_count(bp)
     assert np.array_equal(mats[2], showdown_matrix(num))
@@ -84,7 +84,7 @@ def test_no_river_betting_is_a_showdown_by_bucket() -> None:
 
 def _subgame_leaf_values(seed: int) -> tuple[Any, Any]:
     obs, hole = _turn_observation(seed)
-    readers = (BlueprintAgent(seed=1), BlueprintAgent(seed=1))
+    readers = (BlueprintAgent(file="small", seed=1), BlueprintAgent(file="small", seed=1))
     for s in range(2):
         readers[s].begin_hand(s, CONFIG, hole if s == obs.seat else (0, 1), seed)
     start = street_start(obs)
@@ -166,8 +166,9 @@ def test_the_chooser_picks_the_continuation_best_for_him() -> None:
 def test_the_posterior_finds_the_continuation_the_opponent_plays(bias: str) -> None:
     posterior = ContinuationPosterior()
     for hand in range(120):
-        bots = [BlueprintAgent(seed=hand), BlueprintAgent(bias=bias, seed=hand + 1)]
-        readers = (BlueprintAgent(seed=7), BlueprintAgent(seed=7))
+        bots = [BlueprintAgent(file="small", seed=hand),
+                BlueprintAgent(file="small", bias=bias, seed=hand + 1)]
+        readers = (BlueprintAgent(file="small", seed=7), BlueprintAgent(file="small", seed=7))
         state = State(CONFIG, seed=1000 + hand)
         for s in range(2):
             bots[s].begin_hand(s, CONFIG, state.hole_cards[s], hand)
@@ -192,4 +193,4 @@ def test_bad_leaf_and_bias_options_name_the_value() -> None:
     with pytest.raises(ConfigError, match="leaf='tree'"):
         ResolveAgent(mode="depth", leaf="tree")
     with pytest.raises(ConfigError, match="bias='check'"):
-        BlueprintAgent(bias="check")
+        BlueprintAgent(file="small", bias="check")

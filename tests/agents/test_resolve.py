@@ -112,7 +112,7 @@ def _river_observation(seed: int) -> tuple[Observation, tuple[int, ...]] | None:
 
 def test_blueprint_reading_agrees_with_its_action_probabilities() -> None:
     """Reading an on-tree action gives the column of that action (two code paths)."""
-    bot = BlueprintAgent(seed=4)
+    bot = BlueprintAgent(file="small", seed=4)
     state = State(CONFIG, seed=4)
     bot.begin_hand(0, CONFIG, state.hole_cards[0], 0)
     obs = state.observation(0)
@@ -298,7 +298,7 @@ def river_network(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 def _first_decision(street: int, seed: int) -> State:
     """Blueprint against blueprint up to the first decision on ``street``."""
-    bots = [BlueprintAgent(seed=seed), BlueprintAgent(seed=seed + 1)]
+    bots = [BlueprintAgent(file="small", seed=seed), BlueprintAgent(file="small", seed=seed + 1)]
     for s in range(100):
         state = State(CONFIG, seed=seed + s)
         for p in range(2):

@@ -52,12 +52,14 @@ BIASES = ("none", "fold", "call", "raise")
 BIAS_FACTOR = 5.0
 _BIAS_KIND = {"fold": FOLD_ACTION, "call": CALL, "raise": RAISE}
 
-SHIPPED = {"small": "blueprint_small.npz"}
+SHIPPED = {"minraise2": "blueprint_minraise2.npz", "small": "blueprint_small.npz"}
+#: The blueprint the bot plays unless told otherwise.
+DEFAULT = "minraise2"
 _CACHE: dict[str, Blueprint] = {}
 
 
 def resolve_blueprint(name: str | Path) -> Path:
-    """The file of a shipped blueprint name (``small``) or a path."""
+    """The file of a shipped blueprint name (``minraise2``, ``small``) or a path."""
     key = str(name)
     if key in SHIPPED:
         return Path(__file__).resolve().parent.parent / "data" / SHIPPED[key]
@@ -115,7 +117,8 @@ class BlueprintAgent(BaseAgent):
     Parameters
     ----------
     file : str
-        ``small`` (shipped) or the path of a blueprint ``.npz`` or training folder.
+        ``minraise2`` (shipped, the default), ``small`` (shipped) or the path of a
+        blueprint ``.npz`` or training folder.
     threshold : float
         Purification (Ganzfried & Sandholm 2012; Brown et al. 2015): actions below this
         probability are dropped and the rest renormalised (0, the default, plays the
@@ -133,7 +136,7 @@ class BlueprintAgent(BaseAgent):
     def __init__(
         self,
         *,
-        file: str = "small",
+        file: str = DEFAULT,
         translation: str = "pseudo-harmonic",
         threshold: float = 0.0,
         bias: str = "none",

@@ -117,7 +117,8 @@ class ResolveAgent(BaseAgent):
         checked, so that CFR settles near the unsafe solution among the strategies the
         gadget allows (0: start cold).
     file : str
-        The blueprint: ``small`` (shipped) or a path.
+        The blueprint: ``small`` (shipped; the default, which every figure of this bot
+        was measured with), ``minraise2`` (shipped) or a path.
     seconds : float
         Time budget per re-solve.
     accuracy : float

@@ -105,13 +105,14 @@ def street_start(observation: Observation, street: int | None = None) -> StreetS
 
 def blueprint_river(deal: int, config: TableConfig | None = None,
                     ) -> tuple[Observation, tuple[tuple[int, ...], ...]] | None:
-    """The first river decision of the shipped blueprint playing itself on ``deal``
-    (cards and bots seeded by it) and both hands; None if the hand ends before."""
+    """The first river decision of the shipped ``small`` blueprint (``resolve``'s)
+    playing itself on ``deal`` (cards and bots seeded by it) and both hands; None if the
+    hand ends before."""
     from checkraise.agents.blueprint import BlueprintAgent
     from checkraise.engine import State, TableConfig
 
     cfg = config or TableConfig.nolimit(2, stacks=20000)
-    bots = [BlueprintAgent(seed=deal), BlueprintAgent(seed=deal + 1)]
+    bots = [BlueprintAgent(file="small", seed=deal), BlueprintAgent(file="small", seed=deal + 1)]
     state = State(cfg, seed=deal)
     for s in range(2):
         bots[s].begin_hand(s, cfg, state.hole_cards[s], deal)

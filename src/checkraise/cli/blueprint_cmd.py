@@ -206,7 +206,9 @@ def _stop_on_signals() -> None:
 @blueprint_app.command("pack")
 def pack(
     ctx: typer.Context,
-    blueprint: str = typer.Argument(..., help="A training folder, a blueprint .npz, or 'small'."),
+    blueprint: str = typer.Argument(
+        ..., help="A training folder, a blueprint .npz, or a shipped one: minraise2, small."
+    ),
     out: Path = typer.Option(..., "--out", help="The packed blueprint .npz to write."),
     steps: int = typer.Option(
         255, "--steps", help="Each probability in steps of 1/STEPS: 255 (uint8) or 65535."
@@ -260,7 +262,9 @@ def pack(
 
 @blueprint_app.command("show")
 def show(
-    blueprint: str = typer.Argument(..., help="A training folder, a blueprint .npz, or 'small'."),
+    blueprint: str = typer.Argument(
+        ..., help="A training folder, a blueprint .npz, or a shipped one: minraise2, small."
+    ),
     line: str = typer.Option("", "--line", help="ACPC betting line, e.g. 'r250c/' ('' = root)."),
     board: str = typer.Option("", "--board", help="The board for a postflop line, e.g. 'Ks7d2c'."),
     out: Path | None = typer.Option(

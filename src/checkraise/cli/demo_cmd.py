@@ -65,7 +65,7 @@ def _blueprint_match(deals: int, seed: int, workers: int) -> None:
     """The shipped heads-up blueprint against the heuristic bot, in duplicate."""
     from checkraise.arena.match import play_match, summary_line
 
-    print(f"heads-up: the shipped 'small' blueprint against heuristic, {deals} deals in "
+    print(f"heads-up: the shipped blueprint (minraise2) against heuristic, {deals} deals in "
           "duplicate (ACPC stacks 20,000, blinds 50/100)")
     with hands_progress(2 * deals, "heads-up") as advance:
         result = play_match("blueprint", "heuristic", hands=deals, seed=seed,
