@@ -66,10 +66,10 @@ def pair_key(hole_a: tuple[int, ...], hole_b: tuple[int, ...]) -> int:
 @njit
 def _keys(cards: npt.NDArray[np.int64], orders: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     out = np.empty(cards.shape[0], dtype=np.int64)
+    c = np.empty(4, dtype=np.int64)  # one scratch row, not one per relabelling
     for i in range(cards.shape[0]):
         best = -1
         for o in range(orders.shape[0]):
-            c = np.empty(4, dtype=np.int64)
             for j in range(4):
                 c[j] = 4 * (cards[i, j] // 4) + orders[o, cards[i, j] % 4]
             a0, a1 = min(c[0], c[1]), max(c[0], c[1])
