@@ -242,3 +242,20 @@ def test_the_default_bot_plays_the_shipped_minraise2_legally() -> None:
     assert isinstance(bot, BlueprintAgent) and bot.game.actions.name == "minraise2"
     result = play_match("blueprint", "random", hands=300, seed=5, workers=1)
     assert result.config.hands == 300 and result.actions[0].to_json()["decisions"] > 0
+
+
+def test_biases_by_street_and_by_several_kinds_at_once() -> None:
+    from checkraise.agents.blueprint import bias_rows, street_biases
+
+    rows = np.array([[0.5, 0.25, 0.25]])  # fold, call, raise
+    kinds = np.array([0, 1, 2])
+    # fold x2 and raise x4: 1, 0.25, 1 renormalised
+    assert np.allclose(bias_rows(rows, kinds, "fold2raise4"), [[4 / 9, 1 / 9, 4 / 9]])
+    assert np.allclose(bias_rows(rows, kinds, "call"), [[0.25, 0.625, 0.125]])
+    assert np.allclose(bias_rows(rows, kinds, "raise1"), rows)
+    assert street_biases("raise25/fold") == ("raise25", "fold", "fold", "fold")
+    assert street_biases("none/call/call/fold") == ("none", "call", "call", "fold")
+    assert street_biases("call") == ("call",) * 4
+    for bad in ["sideways", "raise/sideways", "none3", "raise0", "foldfold", "a/b/c", "fold2x"]:
+        with pytest.raises(ConfigError, match=f"bias='{bad}'"):
+            street_biases(bad)

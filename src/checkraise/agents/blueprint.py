@@ -26,6 +26,7 @@ local best response and subgame solving read.
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from checkraise.solvers.blueprint import Blueprint
 
 __all__ = ["BIASES", "BIAS_FACTOR", "BlueprintAgent", "bias_rows", "load_blueprint",
-           "resolve_blueprint"]
+           "resolve_blueprint", "street_biases"]
 
 #: The blueprint and its three biased versions (Brown, Sandholm & Amos 2018, "Depth-limited
 #: solving for imperfect-information games": the continuation strategies of a
@@ -87,19 +88,74 @@ def load_blueprint(name: str | Path) -> Blueprint:
 
 def bias_rows(rows: Any, kinds: Any, bias: str) -> Any:
     """``rows`` (``[..., children]``, each summing to 1) biased towards the children whose
-    action kind (``kinds``: :data:`FOLD_ACTION`, :data:`CALL`, :data:`RAISE`) ``bias`` names.
+    action kind (``kinds``: :data:`FOLD_ACTION`, :data:`CALL`, :data:`RAISE`) ``bias`` names
+    (one street's bias: ``call``, ``raise25``, ``fold25raise5``).
 
     Examples
     --------
     >>> bias_rows(np.array([[0.5, 0.25, 0.25]]), np.array([FOLD_ACTION, CALL, RAISE]), "call")
     array([[0.25 , 0.625, 0.125]])
     """
-    if bias == "none":
+    factors = _bias_factors(bias)
+    if not factors:
         return rows
-    scale = np.where(np.asarray(kinds) == _BIAS_KIND[bias], BIAS_FACTOR, 1.0)
+    kinds = np.asarray(kinds)
+    scale = np.ones(kinds.shape)
+    for kind, factor in factors:
+        scale[kinds == _BIAS_KIND[kind]] *= factor
     out = np.asarray(rows, dtype=np.float64) * scale
     total = out.sum(axis=-1, keepdims=True)
     return out / np.where(total > 0.0, total, 1.0)
+
+
+def _bias_factors(bias: str) -> list[tuple[str, float]]:
+    """``[(kind, factor), ...]`` of a bias: ``none``, or kinds of :data:`BIASES`, each
+    optionally followed by its factor (:data:`BIAS_FACTOR` without one), written one
+    after the other: ``raise25`` makes raises 25 times as likely, ``fold25raise5`` folds
+    25 and raises 5 times."""
+    if bias == "none":
+        return []
+    parts = re.findall(r"(fold|call|raise)(\d+(?:\.\d+)?)?", bias)
+    factors = [(kind, float(f) if f else BIAS_FACTOR) for kind, f in parts]
+    if (
+        "".join(k + f for k, f in parts) != bias
+        or len({k for k, _ in factors}) != len(factors)
+        or any(f <= 0.0 for _, f in factors)
+    ):
+        raise ConfigError(
+            f"bias={bias!r}; expected one of {one_of(BIASES)}, optionally with a factor "
+            "above 0 (raise25), or several kinds at once (fold25raise5)"
+        )
+    return factors
+
+
+def street_biases(bias: str) -> tuple[str, str, str, str]:
+    """The bias of each street (preflop, flop, turn, river) that ``bias`` names: one of
+    :data:`BIASES` (with an optional factor, ``raise25``) for every street, ``PRE/POST``
+    (before the flop / after it) or one per street, ``/``-separated.
+
+    Examples
+    --------
+    >>> street_biases("raise/fold")
+    ('raise', 'fold', 'fold', 'fold')
+    """
+    parts = str(bias).split("/")
+    try:
+        if len(parts) not in (1, 2, 4):
+            raise ConfigError(f"{len(parts)} biases")
+        for b in parts:
+            _bias_factors(b)
+    except ConfigError:
+        raise ConfigError(
+            f"bias={bias!r}; expected one of {one_of(BIASES)}, optionally with a factor "
+            "(raise25) or several kinds at once (fold25raise5), or one such per street as "
+            "PRE/POST or PREFLOP/FLOP/TURN/RIVER (e.g. raise/fold)"
+        ) from None
+    if len(parts) == 1:
+        parts = parts * 4
+    elif len(parts) == 2:
+        parts = [parts[0]] + [parts[1]] * 3
+    return (parts[0], parts[1], parts[2], parts[3])
 
 
 def _size(tree: BettingTree, node: int, to: float) -> float:
@@ -129,6 +185,10 @@ class BlueprintAgent(BaseAgent):
         ``none`` (the blueprint, default) or ``fold``, ``call``, ``raise``: every action
         of that kind five times as likely, renormalised (:func:`bias_rows`; the
         continuation strategies of depth-limited solving, and opponents that play them).
+        A factor can follow the kind (``raise25``), several kinds can go together
+        (``fold25raise5``: folds 25 times, raises 5 times as likely), and each street
+        can have its own (:func:`street_biases`: ``raise/fold`` biases the preflop
+        towards raising and the later streets towards folding).
     seed : int or None
         Seeds the bot's action draws and its translation draws.
     """
@@ -143,9 +203,8 @@ class BlueprintAgent(BaseAgent):
         seed: int | None = None,
     ) -> None:
         super().__init__(seed=seed)
-        if bias not in BIASES:
-            raise ConfigError(f"bias={bias!r}; expected one of {one_of(BIASES)}")
         self.bias = bias
+        self._street_bias = street_biases(bias)
         if not 0.0 <= threshold < 1.0:
             raise ConfigError(f"threshold={threshold!r}; expected 0 <= threshold < 1")
         self.threshold = float(threshold)
@@ -320,18 +379,25 @@ class BlueprintAgent(BaseAgent):
     def _purify(self, node: int, rows: Any) -> Any:
         """Rows of ``node`` normalised, actions below the threshold dropped (unless all
         are), then biased (``bias``)."""
+        return self._biased(node, self._pure(rows), self._street_bias)
+
+    def _pure(self, rows: Any) -> Any:
         out = np.asarray(rows, dtype=np.float64).copy()
         if self.threshold > 0.0:
             keep = out >= self.threshold * out.sum(axis=1, keepdims=True)
             keep[~keep.any(axis=1)] = True
             out = np.where(keep, out, 0.0)
-        out = out / out.sum(axis=1, keepdims=True)
-        return bias_rows(out, self.tree.act_kind[self.tree.children(node)], self.bias)
+        return out / out.sum(axis=1, keepdims=True)
+
+    def _biased(self, node: int, rows: Any, biases: tuple[str, str, str, str]) -> Any:
+        bias = biases[int(self.tree.street[node])]
+        return bias_rows(rows, self.tree.act_kind[self.tree.children(node)], bias)
 
     def act(self, observation: Observation) -> Action:
         node = self._locate(observation)
         bucket = self._my_bucket(observation)
-        row = self._purify(node, self.blueprint.row(node, bucket)[None, :])[0]
+        pure = self._pure(self.blueprint.row(node, bucket)[None, :])
+        row = self._biased(node, pure, self._street_bias)[0]
         k = int(self.rng.choice(row.shape[0], p=row))
         child = int(self.tree.first_child[node]) + k
         self._mine[len(observation.history)] = child
