@@ -33,16 +33,19 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from checkraise.agents.base import BaseAgent
+from checkraise.agents.portfolio import Portfolio
 from checkraise.agents.translation import TRANSLATIONS, translate
 from checkraise.errors import ConfigError, one_of
 from checkraise.games.holdem import CALL, DECISION, FOLD_ACTION, RAISE, BettingTree
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from checkraise.agents.probabilities import HandActionProbabilities
     from checkraise.engine import Action, Observation, TableConfig
     from checkraise.solvers.blueprint import Blueprint
 
-__all__ = ["BIASES", "BIAS_FACTOR", "BlueprintAgent", "bias_rows", "load_blueprint",
+__all__ = ["ADAPT_ARMS", "BIASES", "BIAS_FACTOR", "BlueprintAgent", "bias_rows", "load_blueprint",
            "resolve_blueprint", "street_biases"]
 
 #: The blueprint and its three biased versions (Brown, Sandholm & Amos 2018, "Depth-limited
@@ -52,6 +55,8 @@ __all__ = ["BIASES", "BIAS_FACTOR", "BlueprintAgent", "bias_rows", "load_bluepri
 BIASES = ("none", "fold", "call", "raise")
 BIAS_FACTOR = 5.0
 _BIAS_KIND = {"fold": FOLD_ACTION, "call": CALL, "raise": RAISE}
+#: The portfolio of ``adapt=true``: the blueprint and its biased versions.
+ADAPT_ARMS = "none+fold100raise100+call/none+none/call"
 
 SHIPPED = {"minraise2": "blueprint_minraise2.npz", "small": "blueprint_small.npz"}
 #: The blueprint the bot plays unless told otherwise.
@@ -189,8 +194,18 @@ class BlueprintAgent(BaseAgent):
         (``fold25raise5``: folds 25 times, raises 5 times as likely), and each street
         can have its own (:func:`street_biases`: ``raise/fold`` biases the preflop
         towards raising and the later streets towards folding).
+    adapt : bool
+        Learn online which of a portfolio of biased versions of the blueprint earns most
+        against this opponent, and play it (Bard et al. 2013, online implicit agent
+        modelling; :mod:`checkraise.agents.portfolio`). Off by default: the bot then
+        plays the blueprint, the same in every hand.
+    arms : str
+        The portfolio with ``adapt``: biases (as ``bias`` takes them) joined by ``+``;
+        :data:`ADAPT_ARMS` by default.
+    explore : float
+        With ``adapt``, the share of hands spread evenly over the portfolio.
     seed : int or None
-        Seeds the bot's action draws and its translation draws.
+        Seeds the bot's action draws, its translation draws and its portfolio choices.
     """
 
     def __init__(
@@ -200,11 +215,29 @@ class BlueprintAgent(BaseAgent):
         translation: str = "pseudo-harmonic",
         threshold: float = 0.0,
         bias: str = "none",
+        adapt: bool = False,
+        arms: str = ADAPT_ARMS,
+        explore: float = 0.05,
         seed: int | None = None,
     ) -> None:
         super().__init__(seed=seed)
         self.bias = bias
         self._street_bias = street_biases(bias)
+        self.portfolio: Portfolio | None = None
+        self.arms = tuple(str(arms).split("+")) if adapt else ()
+        self._arms = [street_biases(a) for a in self.arms]
+        if not adapt and arms != ADAPT_ARMS:
+            raise ConfigError(f"arms={arms!r} without adapt=true; expected both or neither")
+        if adapt:
+            if bias != "none":
+                raise ConfigError(
+                    f"bias={bias!r} with adapt=true; the portfolio's arms set the bias "
+                    "(arms=...), so leave bias out"
+                )
+            self.portfolio = Portfolio(len(self._arms), explore=explore)
+        self.arm = 0
+        self._p = np.ones(1)
+        self._logs = np.zeros(len(self._arms))
         if not 0.0 <= threshold < 1.0:
             raise ConfigError(f"threshold={threshold!r}; expected 0 <= threshold < 1")
         self.threshold = float(threshold)
@@ -235,6 +268,18 @@ class BlueprintAgent(BaseAgent):
         self._seat = seat
         self._hand = hand_number
         self._mine = {}
+        if self.portfolio is not None:
+            self._p = self.portfolio.probabilities([self.seed or 0, hand_number, 0x706F])
+            self.arm = int(self.rng.choice(len(self._arms), p=self._p))
+            self._street_bias = self._arms[self.arm]
+            self._logs = np.zeros(len(self._arms))
+
+    def end_hand(self, observation: Observation, payoffs: tuple[int | Fraction, ...]) -> None:
+        """With ``adapt``, the hand's payoff (in big blinds) updates every strategy's
+        estimate (:class:`~checkraise.agents.portfolio.Portfolio`)."""
+        if self.portfolio is not None:
+            won = float(payoffs[self._seat]) / observation.config.big_blind
+            self.portfolio.observe(self._logs, won, self._p)
 
     # -- the abstract node of the real hand
     def _scale(self, obs: Observation) -> float:
@@ -378,7 +423,7 @@ class BlueprintAgent(BaseAgent):
 
     def _purify(self, node: int, rows: Any) -> Any:
         """Rows of ``node`` normalised, actions below the threshold dropped (unless all
-        are), then biased (``bias``)."""
+        are), then biased (``bias``, or the bias of the strategy playing this hand)."""
         return self._biased(node, self._pure(rows), self._street_bias)
 
     def _pure(self, rows: Any) -> Any:
@@ -399,6 +444,9 @@ class BlueprintAgent(BaseAgent):
         pure = self._pure(self.blueprint.row(node, bucket)[None, :])
         row = self._biased(node, pure, self._street_bias)[0]
         k = int(self.rng.choice(row.shape[0], p=row))
+        if self.portfolio is not None:
+            for j, biases in enumerate(self._arms):
+                self._logs[j] += math.log(float(self._biased(node, pure, biases)[0, k]))
         child = int(self.tree.first_child[node]) + k
         self._mine[len(observation.history)] = child
         return self._real(node, child, observation)
