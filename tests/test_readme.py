@@ -156,7 +156,8 @@ def test_blueprint_section_runs_as_written(
     commands = tour_commands(README.read_text(encoding="utf-8"), title)
     assert [words[:2] for words, _ in commands] == [
         ["blueprint", "show"], ["blueprint", "show"], ["match", "blueprint"],
-        ["blueprint", "train"], ["match", "blueprint:file=out/bp"]]
+        ["match", "blueprint:adapt=true"], ["blueprint", "train"],
+        ["match", "blueprint:file=out/bp"]]
     for words, _ in commands:
         status = main(words)
         captured = capsys.readouterr()
