@@ -21,19 +21,7 @@ from checkraise.arena.match import play_match
 from checkraise.cards import COMBO_CARDS, parse_cards
 from checkraise.engine import Action, State, TableConfig
 from checkraise.errors import CheckraiseError, ConfigError
-from checkraise.games.holdem_game import HoldemGame
 from checkraise.protocol import load_gamedef
-from checkraise.solvers.blueprint import BlueprintTrainer
-
-
-@pytest.fixture(scope="session")
-def blueprint_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    trainer = BlueprintTrainer(HoldemGame("fcpa"), seed=3)
-    trainer.iterate(30_000)
-    path = tmp_path_factory.mktemp("bp") / "blueprint.npz"
-    trainer.blueprint().save(path)
-    return path
-
 
 # -- the pseudo-harmonic mapping against hand-computed values
 

@@ -18,8 +18,6 @@ from checkraise.agents.portfolio import Portfolio
 from checkraise.arena.table import play_hand
 from checkraise.engine import TableConfig
 from checkraise.errors import CheckraiseError, ConfigError
-from checkraise.games.holdem_game import HoldemGame
-from checkraise.solvers.blueprint import BlueprintTrainer
 
 
 def _raw_means(p: Portfolio) -> np.ndarray:
@@ -79,15 +77,6 @@ def test_a_hand_of_the_wrong_shape_is_refused_and_changes_nothing() -> None:
     with pytest.raises(ConfigError, match="expected 3 of each"):
         p.observe([0.0, 0.0], 1.0, [0.5, 0.5])
     assert p.hands == 0 and not p.means.any()
-
-
-@pytest.fixture(scope="module")
-def blueprint_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    trainer = BlueprintTrainer(HoldemGame("fcpa"), seed=3)
-    trainer.iterate(30_000)
-    path = tmp_path_factory.mktemp("bp") / "blueprint.npz"
-    trainer.blueprint().save(path)
-    return path
 
 
 def _play(bot: BlueprintAgent, hands: int, seed: int) -> np.ndarray:
