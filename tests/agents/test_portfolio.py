@@ -8,6 +8,7 @@ strategies played on their own, hand for hand, on fresh deals.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,7 +17,8 @@ from checkraise.agents import make_agent
 from checkraise.agents.blueprint import BlueprintAgent
 from checkraise.agents.portfolio import Portfolio
 from checkraise.arena.table import play_hand
-from checkraise.engine import TableConfig
+from checkraise.cards import COMBO_CARDS, parse_cards
+from checkraise.engine import Action, ActionKind, State, TableConfig
 from checkraise.errors import CheckraiseError, ConfigError
 
 
@@ -125,3 +127,58 @@ def test_adapt_is_reproducible_and_refuses_a_bias(blueprint_file: Path) -> None:
         make_agent(f"blueprint:file={blueprint_file},arms=none+call")
     with pytest.raises(CheckraiseError, match="bias='raise/sideways'"):
         make_agent(f"blueprint:file={blueprint_file},adapt=true,arms=none+raise/sideways")
+
+
+def test_adapt_action_probabilities_are_the_arms_mixture_given_its_earlier_actions(
+    blueprint_file: Path,
+) -> None:
+    # Which arm plays a hand is hidden: an opponent faces, for each combo, the arms
+    # weighted by how likely each made our earlier actions. Checked against the bot's
+    # own draws over many seeds: its flop action, among the seeds whose preflop action
+    # was the same, must come at the frequencies action_probabilities gives.
+    config = TableConfig.nolimit(2, stacks=20000, small_blind=50, big_blind=100)
+    holes = [tuple(parse_cards("Ah 7c")), tuple(parse_cards("Kd Qd"))]
+    spec = dict(file=str(blueprint_file), adapt=True, arms="raise25+call25", explore=1.0)
+    seen: dict[tuple[Action, Action], int] = {}
+    predicted: dict[Action, tuple[Any, Any]] = {}
+    naive: list[float] = []
+    n = 3000
+    for seed in range(n):
+        bot = BlueprintAgent(**spec, seed=seed)  # type: ignore[arg-type]
+        state = State(config, seed=9, hole_cards=holes)
+        bot.begin_hand(0, config, holes[0], 0)
+        first = bot.act(state.observation(0))
+        if first.kind is not ActionKind.CHECK_CALL and first.kind is not ActionKind.RAISE:
+            continue
+        state.step(first)
+        if state.current_player != 1 or first.amount == config.stacks[0]:
+            continue
+        state.step(Action.call())  # the big blind checks or calls: the flop
+        state.step(Action.call())  # and checks it
+        obs = state.observation(0)
+        if first not in predicted:
+            hap = bot.action_probabilities(obs)
+            mine = int(np.flatnonzero([set(map(int, c)) == set(holes[0])
+                                       for c in COMBO_CARDS])[0])
+            predicted[first] = (hap.actions, hap.probs[mine])
+            # the arms averaged with p alone, as if the preflop action said nothing
+            mix = np.zeros(len(hap.actions))
+            for arm in ("raise25", "call25"):
+                fixed = BlueprintAgent(file=str(blueprint_file), bias=arm, seed=seed)
+                fixed.begin_hand(0, config, holes[0], 0)
+                h = fixed.action_probabilities(obs)
+                assert h.actions == hap.actions
+                mix += 0.5 * h.probs[mine]
+            naive.append(float(np.abs(mix - hap.probs[mine]).max()))
+        second = bot.act(obs)
+        seen[first, second] = seen.get((first, second), 0) + 1
+    assert len(predicted) == 2  # both preflop actions were seen
+    for first, (actions, probs) in predicted.items():
+        total = sum(c for (f, _), c in seen.items() if f == first)
+        assert total > 300
+        for action, p in zip(actions, probs, strict=True):
+            got = seen.get((first, action), 0) / total
+            assert got == pytest.approx(p, abs=4 * np.sqrt(p * (1 - p) / total) + 1e-9)
+    # the preflop action matters here: ignoring it is off by far more than the
+    # sampling error allowed above
+    assert max(naive) > 0.1

@@ -238,6 +238,7 @@ class BlueprintAgent(BaseAgent):
         self.arm = 0
         self._p = np.ones(1)
         self._logs = np.zeros(len(self._arms))
+        self._decisions: list[tuple[int, int, int]] = []  # this hand's (node, child, street)
         if not 0.0 <= threshold < 1.0:
             raise ConfigError(f"threshold={threshold!r}; expected 0 <= threshold < 1")
         self.threshold = float(threshold)
@@ -273,6 +274,7 @@ class BlueprintAgent(BaseAgent):
             self.arm = int(self.rng.choice(len(self._arms), p=self._p))
             self._street_bias = self._arms[self.arm]
             self._logs = np.zeros(len(self._arms))
+            self._decisions = []
 
     def end_hand(self, observation: Observation, payoffs: tuple[int | Fraction, ...]) -> None:
         """With ``adapt``, the hand's payoff (in big blinds) updates every strategy's
@@ -447,9 +449,39 @@ class BlueprintAgent(BaseAgent):
         if self.portfolio is not None:
             for j, biases in enumerate(self._arms):
                 self._logs[j] += math.log(float(self._biased(node, pure, biases)[0, k]))
+            self._decisions.append((node, k, int(observation.round)))
         child = int(self.tree.first_child[node]) + k
         self._mine[len(observation.history)] = child
         return self._real(node, child, observation)
+
+    def _all_rows(self, node: int, observation: Observation) -> Any:
+        """Every combo's strategy at ``node`` (``[1326, children]``, zero rows for combos
+        the board holds). With ``adapt``, what an opponent faces: each combo's mixture of
+        the arms, weighted by ``p`` and by how likely each arm made our earlier actions
+        in this hand with that combo (the arm drawn is hidden; drawing it and then
+        playing it is the same strategy as this mixture at every decision)."""
+        buckets = self._buckets(observation)
+        rows = self.blueprint.rows(node, buckets)
+        live = buckets >= 0
+        if self.portfolio is None:
+            rows[live] = self._purify(node, rows[live])
+            return rows
+        board = tuple(int(c) for c in observation.board)
+        weights = np.tile(np.asarray(self._p, dtype=np.float64), (rows.shape[0], 1))
+        for past, k, street in self._decisions:
+            then = self.game.cards.combo_buckets(street, board)
+            ok = then >= 0
+            pure = self._pure(self.blueprint.rows(past, then)[ok])
+            for j, biases in enumerate(self._arms):
+                weights[ok, j] *= self._biased(past, pure, biases)[:, k]
+        total = weights.sum(axis=1, keepdims=True)
+        weights = weights / np.where(total > 0.0, total, 1.0)
+        pure = self._pure(rows[live])
+        mixed = np.zeros(pure.shape)
+        for j, biases in enumerate(self._arms):
+            mixed += weights[live, j, None] * self._biased(node, pure, biases)
+        rows[live] = mixed
+        return rows
 
     def locate(self, observation: Observation) -> int:
         """The abstract decision node of this seat at ``observation`` (its public actions
@@ -474,10 +506,7 @@ class BlueprintAgent(BaseAgent):
         )
         child = self._read(node, action, len(observation.history), (float(mx), pot, to_call),
                            self._scale(observation), all_in)
-        buckets = self._buckets(observation)
-        rows = self.blueprint.rows(node, buckets)
-        live = buckets >= 0
-        rows[live] = self._purify(node, rows[live])
+        rows = self._all_rows(node, observation)
         kinds = self.tree.act_kind[self.tree.children(node)]
         return rows, kinds, child - int(self.tree.first_child[node])
 
@@ -499,9 +528,7 @@ class BlueprintAgent(BaseAgent):
         node = self._locate(observation)
         buckets = self._buckets(observation)
         na = int(self.tree.num_children[node])
-        rows = self.blueprint.rows(node, buckets)
-        live = buckets >= 0
-        rows[live] = self._purify(node, rows[live])
+        rows = self._all_rows(node, observation)
         real = [
             self._real(node, int(self.tree.first_child[node]) + k, observation) for k in range(na)
         ]
