@@ -182,3 +182,34 @@ def test_adapt_action_probabilities_are_the_arms_mixture_given_its_earlier_actio
     # the preflop action matters here: ignoring it is off by far more than the
     # sampling error allowed above
     assert max(naive) > 0.1
+
+
+def test_adapt_action_probabilities_are_distributions_at_every_decision(
+    blueprint_file: Path,
+) -> None:
+    # Also for combos that no arm would have played the hand's earlier actions with
+    # (they keep p); checked by the validator local best response uses.
+    from checkraise.agents.probabilities import action_probabilities
+
+    bot = BlueprintAgent(file=str(blueprint_file), adapt=True,
+                         arms="none+fold100raise100+call25", seed=3)
+
+    class Checked:
+        def begin_hand(self, *args: Any) -> None:
+            bot.begin_hand(*args)
+
+        def end_hand(self, *args: Any) -> None:
+            bot.end_hand(*args)
+
+        def act(self, observation: Any) -> Action:
+            hap = action_probabilities(bot, observation)
+            assert hap.exact
+            return bot.act(observation)
+
+    config = TableConfig.nolimit(2, stacks=20000, small_blind=50, big_blind=100)
+    rng = np.random.default_rng(2)
+    other = make_agent("random", seed=4)
+    for i in range(300):
+        seats = [Checked(), other] if i % 2 == 0 else [other, Checked()]
+        play_hand(seats, config, rng.permutation(52).tolist(), i)
+    assert bot.portfolio is not None and bot.portfolio.hands == 300

@@ -475,7 +475,9 @@ class BlueprintAgent(BaseAgent):
             for j, biases in enumerate(self._arms):
                 weights[ok, j] *= self._biased(past, pure, biases)[:, k]
         total = weights.sum(axis=1, keepdims=True)
-        weights = weights / np.where(total > 0.0, total, 1.0)
+        # a combo that no arm would have played this way so far keeps the prior p
+        weights = np.where(total > 0.0, weights / np.where(total > 0.0, total, 1.0),
+                           np.asarray(self._p, dtype=np.float64))
         pure = self._pure(rows[live])
         mixed = np.zeros(pure.shape)
         for j, biases in enumerate(self._arms):
