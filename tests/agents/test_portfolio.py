@@ -207,6 +207,9 @@ def test_adapt_action_probabilities_are_distributions_at_every_decision(
             return bot.act(observation)
 
     config = TableConfig.nolimit(2, stacks=20000, small_blind=50, big_blind=100)
+    # asked before any hand began: the arms mixed evenly
+    first = action_probabilities(bot, State(config, seed=1).observation(0))
+    assert first.exact
     rng = np.random.default_rng(2)
     other = make_agent("random", seed=4)
     for i in range(300):

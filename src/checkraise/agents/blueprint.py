@@ -236,7 +236,7 @@ class BlueprintAgent(BaseAgent):
                 )
             self.portfolio = Portfolio(len(self._arms), explore=explore)
         self.arm = 0
-        self._p = np.ones(1)
+        self._p = np.full(len(self._arms), 1.0 / len(self._arms)) if adapt else np.ones(1)
         self._logs = np.zeros(len(self._arms))
         self._decisions: list[tuple[int, int, int]] = []  # this hand's (node, child, street)
         if not 0.0 <= threshold < 1.0:
