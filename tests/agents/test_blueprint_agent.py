@@ -244,6 +244,7 @@ def test_biases_by_street_and_by_several_kinds_at_once() -> None:
     assert street_biases("raise25/fold") == ("raise25", "fold", "fold", "fold")
     assert street_biases("none/call/call/fold") == ("none", "call", "call", "fold")
     assert street_biases("call") == ("call",) * 4
-    for bad in ["sideways", "raise/sideways", "none3", "raise0", "foldfold", "a/b/c", "fold2x"]:
+    for bad in ["sideways", "raise/sideways", "none3", "raise0", "foldfold", "a/b/c", "fold2x",
+                "", "raise/"]:
         with pytest.raises(ConfigError, match=f"bias='{bad}'"):
             street_biases(bad)

@@ -67,7 +67,8 @@ def test_the_mixture_concentrates_on_the_best_strategy_and_keeps_exploring() -> 
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [({"size": 1}, "at least 2"), ({"size": 3, "explore": 0.0}, "explore=0.0"),
-     ({"size": 3, "prior_sd": -1.0}, "prior_sd=-1.0"), ({"size": 3, "draws": 0}, "draws=0")],
+     ({"size": 3, "prior_sd": -1.0}, "prior_sd=-1.0"), ({"size": 3, "draws": 0}, "draws=0"),
+     ({"size": 3, "explore": "lots"}, "explore='lots'; expected a number")],
 )
 def test_bad_portfolios_are_refused(kwargs: dict[str, float], match: str) -> None:
     with pytest.raises(ConfigError, match=match):
@@ -125,6 +126,10 @@ def test_adapt_is_reproducible_and_refuses_a_bias(blueprint_file: Path) -> None:
         make_agent(f"blueprint:file={blueprint_file},adapt=true,bias=call")
     with pytest.raises(CheckraiseError, match=r"arms='none\+call' without adapt=true"):
         make_agent(f"blueprint:file={blueprint_file},arms=none+call")
+    with pytest.raises(CheckraiseError, match="adapt='maybe'; expected true or false"):
+        make_agent(f"blueprint:file={blueprint_file},adapt=maybe")
+    with pytest.raises(CheckraiseError, match="bias=''"):
+        make_agent(f"blueprint:file={blueprint_file},adapt=true,arms=none+fold+")
     with pytest.raises(CheckraiseError, match="bias='raise/sideways'"):
         make_agent(f"blueprint:file={blueprint_file},adapt=true,arms=none+raise/sideways")
 

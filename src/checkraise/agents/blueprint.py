@@ -123,7 +123,8 @@ def _bias_factors(bias: str) -> list[tuple[str, float]]:
     parts = re.findall(r"(fold|call|raise)(\d+(?:\.\d+)?)?", bias)
     factors = [(kind, float(f) if f else BIAS_FACTOR) for kind, f in parts]
     if (
-        "".join(k + f for k, f in parts) != bias
+        not parts
+        or "".join(k + f for k, f in parts) != bias
         or len({k for k, _ in factors}) != len(factors)
         or any(f <= 0.0 for _, f in factors)
     ):
@@ -223,6 +224,8 @@ class BlueprintAgent(BaseAgent):
         super().__init__(seed=seed)
         self.bias = bias
         self._street_bias = street_biases(bias)
+        if not isinstance(adapt, bool):
+            raise ConfigError(f"adapt={adapt!r}; expected true or false")
         self.portfolio: Portfolio | None = None
         self.arms = tuple(str(arms).split("+")) if adapt else ()
         self._arms = [street_biases(a) for a in self.arms]

@@ -58,6 +58,10 @@ class Portfolio:
 
     def __init__(self, size: int, *, explore: float = 0.05, prior_hands: float = 20.0,
                  prior_sd: float = 10.0, draws: int = 512) -> None:
+        for name, value in (("explore", explore), ("prior_hands", prior_hands),
+                            ("prior_sd", prior_sd), ("draws", draws)):
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ConfigError(f"{name}={value!r}; expected a number")
         if int(size) < 2:
             raise ConfigError(f"a portfolio of {size!r} strategies; expected at least 2")
         if not 0.0 < explore <= 1.0:
