@@ -49,6 +49,26 @@ def test_every_strategy_is_estimated_from_hands_played_by_the_others() -> None:
     se = values.std(axis=0) / np.sqrt(n)
     assert np.all(np.abs(_raw_means(p) - exact) < 4 * se)
     assert np.allclose(p.errors, se, rtol=0.01)
+    # the advantages over strategy 0, paired hand by hand
+    diffs = values - values[:, :1]
+    mean, error = p.advantages
+    assert np.allclose(mean, diffs.mean(axis=0), atol=1e-9)
+    assert np.allclose(error, diffs.std(axis=0) / np.sqrt(n), rtol=0.01, atol=1e-6)
+    assert np.all(np.abs(mean - (exact - exact[0])) < 4 * error + 1e-12)
+
+
+def test_conservative_play_keeps_to_the_baseline_until_another_is_surely_better() -> None:
+    p = Portfolio(3, explore=0.09, margin=2.0)
+    assert p.probabilities(1) == pytest.approx([0.94, 0.03, 0.03])  # nothing known yet
+    rng = np.random.default_rng(5)
+    for _ in range(400):  # strategy 2 is worth 0.5 more than the baseline, 1 slightly less
+        u = rng.normal(0.0, 1.0)
+        p.observe(np.zeros(3), 0.0, [1 / 3, 1 / 3, 1 / 3])
+        p._sum += np.array([u, u - 0.05, u + 0.5])  # paired values, for the test
+        p._diff_squares += np.array([0.0, 0.05, 0.5]) ** 2
+    mean, error = p.advantages
+    assert mean[2] - 2 * error[2] > 0 > mean[1]
+    assert p.probabilities(1) == pytest.approx([0.03, 0.03, 0.94])
 
 
 def test_the_mixture_concentrates_on_the_best_strategy_and_keeps_exploring() -> None:
@@ -68,7 +88,8 @@ def test_the_mixture_concentrates_on_the_best_strategy_and_keeps_exploring() -> 
     ("kwargs", "match"),
     [({"size": 1}, "at least 2"), ({"size": 3, "explore": 0.0}, "explore=0.0"),
      ({"size": 3, "prior_sd": -1.0}, "prior_sd=-1.0"), ({"size": 3, "draws": 0}, "draws=0"),
-     ({"size": 3, "explore": "lots"}, "explore='lots'; expected a number")],
+     ({"size": 3, "explore": "lots"}, "explore='lots'; expected a number"),
+     ({"size": 3, "margin": -1.0}, "margin=-1.0"), ({"size": 3, "baseline": 3}, "baseline=3")],
 )
 def test_bad_portfolios_are_refused(kwargs: dict[str, float], match: str) -> None:
     with pytest.raises(ConfigError, match=match):

@@ -205,6 +205,10 @@ class BlueprintAgent(BaseAgent):
         :data:`ADAPT_ARMS` by default.
     explore : float
         With ``adapt``, the share of hands spread evenly over the portfolio.
+    margin : float
+        With ``adapt``, 0 (the default) or conservative play: an arm other than the
+        first (the blueprint in :data:`ADAPT_ARMS`) is chosen only once its advantage
+        over the first is more than ``margin`` standard errors above zero.
     seed : int or None
         Seeds the bot's action draws, its translation draws and its portfolio choices.
     """
@@ -219,6 +223,7 @@ class BlueprintAgent(BaseAgent):
         adapt: bool = False,
         arms: str = ADAPT_ARMS,
         explore: float = 0.05,
+        margin: float = 0.0,
         seed: int | None = None,
     ) -> None:
         super().__init__(seed=seed)
@@ -237,7 +242,7 @@ class BlueprintAgent(BaseAgent):
                     f"bias={bias!r} with adapt=true; the portfolio's arms set the bias "
                     "(arms=...), so leave bias out"
                 )
-            self.portfolio = Portfolio(len(self._arms), explore=explore)
+            self.portfolio = Portfolio(len(self._arms), explore=explore, margin=margin)
         self.arm = 0
         self._p = np.full(len(self._arms), 1.0 / len(self._arms)) if adapt else np.ones(1)
         self._logs = np.zeros(len(self._arms))

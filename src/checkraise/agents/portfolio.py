@@ -54,12 +54,20 @@ class Portfolio:
         Their spread, in the payoffs' unit (big blinds for the blueprint bot).
     draws : int
         Normal draws per hand that give the Thompson probabilities ``q``.
+    margin : float
+        0 (the default): Thompson sampling over all strategies. Above 0, conservative:
+        strategy ``baseline`` is the safe one, and another takes part in ``q`` only once
+        its estimated advantage over it, hand by hand (the same hands estimate both),
+        is more than ``margin`` standard errors above zero.
+    baseline : int
+        The safe strategy of ``margin``.
     """
 
     def __init__(self, size: int, *, explore: float = 0.05, prior_hands: float = 20.0,
-                 prior_sd: float = 10.0, draws: int = 512) -> None:
+                 prior_sd: float = 10.0, draws: int = 512, margin: float = 0.0,
+                 baseline: int = 0) -> None:
         for name, value in (("explore", explore), ("prior_hands", prior_hands),
-                            ("prior_sd", prior_sd), ("draws", draws)):
+                            ("prior_sd", prior_sd), ("draws", draws), ("margin", margin)):
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise ConfigError(f"{name}={value!r}; expected a number")
         if int(size) < 2:
@@ -72,14 +80,23 @@ class Portfolio:
             )
         if int(draws) < 1:
             raise ConfigError(f"draws={draws!r}; expected at least 1")
+        if margin < 0.0:
+            raise ConfigError(f"margin={margin!r}; expected 0 or more")
+        if isinstance(baseline, bool) or not isinstance(baseline, int) \
+                or not 0 <= baseline < int(size):
+            raise ConfigError(f"baseline={baseline!r}; expected a strategy from 0 to "
+                              f"{int(size) - 1}")
         self.size = int(size)
         self.explore = float(explore)
         self.prior_hands = float(prior_hands)
         self.prior_sd = float(prior_sd)
         self.draws = int(draws)
+        self.margin = float(margin)
+        self.baseline = int(baseline)
         self.hands = 0
         self._sum = np.zeros(self.size)  # sum of weighted payoffs
         self._squares = np.zeros(self.size)  # sum of their squares
+        self._diff_squares = np.zeros(self.size)  # of each one's excess over the baseline's
 
     @property
     def means(self) -> Any:
@@ -93,11 +110,25 @@ class Portfolio:
         second = (self._squares + self.prior_hands * self.prior_sd**2) / n
         return np.sqrt(np.maximum(second - self.means**2, 0.0) / n)
 
+    @property
+    def advantages(self) -> tuple[Any, Any]:
+        """Each strategy's estimated advantage over the baseline and its standard error,
+        from the same hands (paired)."""
+        n = self.hands + self.prior_hands
+        mean = (self._sum - self._sum[self.baseline]) / n
+        second = (self._diff_squares + 2.0 * self.prior_hands * self.prior_sd**2) / n
+        return mean, np.sqrt(np.maximum(second - mean**2, 0.0) / n)
+
     def probabilities(self, seed: Sequence[int] | int) -> Any:
         """The mixture ``p`` to draw the next hand's strategy from (``seed`` fixes the
         Thompson draws, so the same state and seed give the same ``p``)."""
         rng = np.random.default_rng(seed)
         samples = self.means + self.errors * rng.standard_normal((self.draws, self.size))
+        if self.margin > 0.0:
+            mean, error = self.advantages
+            allowed = mean - self.margin * error > 0.0
+            allowed[self.baseline] = True
+            samples[:, ~allowed] = -np.inf
         q = np.bincount(np.argmax(samples, axis=1), minlength=self.size) / self.draws
         return (1.0 - self.explore) * q + self.explore / self.size
 
@@ -117,6 +148,7 @@ class Portfolio:
         likes = np.exp(logs - top)
         weights = likes / float(mix @ likes)
         values = weights * float(payoff)
+        self._diff_squares += (values - values[self.baseline]) ** 2
         self._sum += values
         self._squares += values**2
         self.hands += 1
