@@ -19,7 +19,10 @@ is the probability that each strategy's value is the largest when each is drawn 
 normal distribution around its estimate with its standard error (Thompson sampling,
 computed from a fixed number of seeded draws so that ``p`` is known exactly, as the
 weights need). Before any hand the estimates are shrunk towards zero by ``prior_hands``
-pseudo-hands with spread ``prior_sd`` big blinds.
+pseudo-hands with spread ``prior_sd`` big blinds. With ``margin`` above zero the choice is
+conservative: a strategy other than the safe ``baseline`` takes part in ``q`` only once
+its advantage over the baseline, estimated on the same hands, is ``margin`` standard
+errors clear of zero.
 
 The opponent is assumed to play the same way in every hand; one that adapts to us is
 outside the model (the estimates stay unbiased for the hands already seen, not for the
