@@ -431,12 +431,9 @@ class BlueprintAgent(BaseAgent):
         i = int(np.flatnonzero((COMBO_CARDS[:, 0] == a) & (COMBO_CARDS[:, 1] == b))[0])
         return int(buckets[i])
 
-    def _purify(self, node: int, rows: Any) -> Any:
-        """Rows of ``node`` normalised, actions below the threshold dropped (unless all
-        are), then biased (``bias``, or the bias of the strategy playing this hand)."""
-        return self._biased(node, self._pure(rows), self._street_bias)
-
     def _pure(self, rows: Any) -> Any:
+        """Rows normalised, actions below the threshold dropped (unless all are); the
+        bias comes after (:meth:`_biased`)."""
         out = np.asarray(rows, dtype=np.float64).copy()
         if self.threshold > 0.0:
             keep = out >= self.threshold * out.sum(axis=1, keepdims=True)
@@ -452,11 +449,13 @@ class BlueprintAgent(BaseAgent):
         node = self._locate(observation)
         bucket = self._my_bucket(observation)
         pure = self._pure(self.blueprint.row(node, bucket)[None, :])
-        row = self._biased(node, pure, self._street_bias)[0]
-        k = int(self.rng.choice(row.shape[0], p=row))
-        if self.portfolio is not None:
-            for j, biases in enumerate(self._arms):
-                self._logs[j] += math.log(float(self._biased(node, pure, biases)[0, k]))
+        if self.portfolio is None:
+            row = self._biased(node, pure, self._street_bias)[0]
+            k = int(self.rng.choice(row.shape[0], p=row))
+        else:  # every arm's row: the drawn arm's to play, all of them for the estimates
+            arms = [self._biased(node, pure, biases)[0] for biases in self._arms]
+            k = int(self.rng.choice(arms[self.arm].shape[0], p=arms[self.arm]))
+            self._logs += np.log([float(r[k]) for r in arms])
             self._decisions.append((node, k, int(observation.round)))
         child = int(self.tree.first_child[node]) + k
         self._mine[len(observation.history)] = child
@@ -472,7 +471,7 @@ class BlueprintAgent(BaseAgent):
         rows = self.blueprint.rows(node, buckets)
         live = buckets >= 0
         if self.portfolio is None:
-            rows[live] = self._purify(node, rows[live])
+            rows[live] = self._biased(node, self._pure(rows[live]), self._street_bias)
             return rows
         board = tuple(int(c) for c in observation.board)
         weights = np.tile(np.asarray(self._p, dtype=np.float64), (rows.shape[0], 1))
