@@ -21,6 +21,7 @@ from checkraise.arena.match import play_match
 from checkraise.cards import COMBO_CARDS, parse_cards
 from checkraise.engine import Action, State, TableConfig
 from checkraise.errors import CheckraiseError, ConfigError
+from checkraise.games.holdem import CALL, PRESETS, RAISE, build_betting_tree
 from checkraise.protocol import load_gamedef
 
 # -- the pseudo-harmonic mapping against hand-computed values
@@ -248,3 +249,54 @@ def test_biases_by_street_and_by_several_kinds_at_once() -> None:
                 "", "raise/"]:
         with pytest.raises(ConfigError, match=f"bias='{bad}'"):
             street_biases(bad)
+
+
+def test_a_bounded_bias_applies_only_facing_a_bet_no_larger_than_its_bound() -> None:
+    from checkraise.agents.blueprint import bias_rows, street_biases
+
+    rows = np.array([[0.5, 0.25, 0.25]])  # fold, call, raise
+    kinds = np.array([0, 1, 2])
+    # call x4 facing half the pot: 0.5, 1, 0.25 renormalised
+    assert np.allclose(bias_rows(rows, kinds, "call4@0.5", 0.5), [[2 / 7, 4 / 7, 1 / 7]])
+    assert np.allclose(bias_rows(rows, kinds, "call4@0.5", 0.75), rows)
+    assert np.allclose(bias_rows(rows, kinds, "call4@0.5", None), rows)  # nothing to call
+    # the unbounded fold x2 still applies where the bounded call does not
+    assert np.allclose(bias_rows(rows, kinds, "fold2call4@0.5", 1.0), [[2 / 3, 1 / 6, 1 / 6]])
+    assert street_biases("none/call25@0.5") == ("none",) + ("call25@0.5",) * 3
+    for bad in ["call@", "call@x", "@0.5", "call25@0.5@1", "call@-1", "call@0.5call"]:
+        with pytest.raises(ConfigError, match="largest bet faced"):
+            street_biases(bad)
+
+
+def test_facing_sizes_agree_with_each_raise_sized_one_at_a_time() -> None:
+    from checkraise.agents.blueprint import _size, facing_sizes
+
+    tree = build_betting_tree(PRESETS["fcpa"])
+    sizes = facing_sizes(tree)
+    for node in range(1, tree.num_nodes):
+        if tree.act_kind[node] == RAISE:
+            want = _size(tree, int(tree.parent[node]), float(tree.act_to[node]))
+            assert sizes[node] == pytest.approx(want)
+        else:
+            assert np.isnan(sizes[node])
+    # the flop: a pot bet of 600 into 600, then a pot raise to 2,700 (1,800 into 1,800)
+    assert sizes[tree.find("r300c/r900")] == pytest.approx(1.0)
+    assert sizes[tree.find("r300c/r900r2700")] == pytest.approx(1.0)
+    assert np.isnan(sizes[tree.find("r300c/")])  # a new street: nothing to call
+
+
+def test_the_bot_biases_by_the_size_of_the_bet_it_faces(blueprint_file: Path) -> None:
+    node = load_blueprint(blueprint_file).game.tree.find("r300c/r900")  # facing a pot bet
+    plain = BlueprintAgent(file=str(blueprint_file), seed=1)
+    small_only = BlueprintAgent(file=str(blueprint_file), bias="none/call1000@0.5", seed=1)
+    pot_too = BlueprintAgent(file=str(blueprint_file), bias="none/call1000@1", seed=1)
+    tree = plain.tree
+    pure = plain._pure(plain.blueprint.rows(node, np.arange(3)))
+    kinds = tree.act_kind[tree.children(node)]
+    call = int(np.flatnonzero(kinds == CALL)[0])
+    assert np.allclose(small_only._biased(node, pure, small_only._street_bias), pure)
+    more = pot_too._biased(node, pure, pot_too._street_bias)
+    want = pure.copy()
+    want[:, call] *= 1000.0
+    assert np.allclose(more, want / want.sum(axis=1, keepdims=True))
+    assert np.all(more[:, call] > pure[:, call])

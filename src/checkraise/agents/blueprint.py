@@ -91,17 +91,25 @@ def load_blueprint(name: str | Path) -> Blueprint:
     return _CACHE[key]
 
 
-def bias_rows(rows: Any, kinds: Any, bias: str) -> Any:
+def bias_rows(rows: Any, kinds: Any, bias: str, facing: float | None = None) -> Any:
     """``rows`` (``[..., children]``, each summing to 1) biased towards the children whose
     action kind (``kinds``: :data:`FOLD_ACTION`, :data:`CALL`, :data:`RAISE`) ``bias`` names
-    (one street's bias: ``call``, ``raise25``, ``fold25raise5``).
+    (one street's bias: ``call``, ``raise25``, ``fold25raise5``, ``call25@0.5``).
+    ``facing``: the bet or raise the player faces, as a fraction of the pot after calling
+    (None: none); a kind bounded by ``@X`` is biased only when ``facing`` is at most ``X``.
 
     Examples
     --------
     >>> bias_rows(np.array([[0.5, 0.25, 0.25]]), np.array([FOLD_ACTION, CALL, RAISE]), "call")
     array([[0.25 , 0.625, 0.125]])
+    >>> bias_rows(np.array([[0.5, 0.5]]), np.array([FOLD_ACTION, CALL]), "call3@0.5", 1.0)
+    array([[0.5, 0.5]])
     """
-    factors = _bias_factors(bias)
+    factors = [
+        (kind, factor)
+        for kind, factor, bound in _bias_factors(bias)
+        if bound is None or (facing is not None and facing <= bound + 1e-9)
+    ]
     if not factors:
         return rows
     kinds = np.asarray(kinds)
@@ -113,24 +121,31 @@ def bias_rows(rows: Any, kinds: Any, bias: str) -> Any:
     return out / np.where(total > 0.0, total, 1.0)
 
 
-def _bias_factors(bias: str) -> list[tuple[str, float]]:
-    """``[(kind, factor), ...]`` of a bias: ``none``, or kinds of :data:`BIASES`, each
-    optionally followed by its factor (:data:`BIAS_FACTOR` without one), written one
-    after the other: ``raise25`` makes raises 25 times as likely, ``fold25raise5`` folds
-    25 and raises 5 times."""
+_NUMBER = r"\d+(?:\.\d+)?"
+
+
+def _bias_factors(bias: str) -> list[tuple[str, float, float | None]]:
+    """``[(kind, factor, bound), ...]`` of a bias: ``none``, or kinds of :data:`BIASES`,
+    each optionally followed by its factor (:data:`BIAS_FACTOR` without one) and by
+    ``@X`` (only when facing a bet or raise of at most ``X`` times the pot after calling;
+    ``bound`` None without one), written one after the other: ``raise25`` makes raises 25
+    times as likely, ``fold25raise5`` folds 25 and raises 5 times, ``call25@0.5`` calls 25
+    times as likely when facing at most half the pot."""
     if bias == "none":
         return []
-    parts = re.findall(r"(fold|call|raise)(\d+(?:\.\d+)?)?", bias)
-    factors = [(kind, float(f) if f else BIAS_FACTOR) for kind, f in parts]
+    parts = re.findall(rf"(fold|call|raise)({_NUMBER})?(?:@({_NUMBER}))?", bias)
+    factors = [(kind, float(f) if f else BIAS_FACTOR, float(b) if b else None)
+               for kind, f, b in parts]
     if (
         not parts
-        or "".join(k + f for k, f in parts) != bias
-        or len({k for k, _ in factors}) != len(factors)
-        or any(f <= 0.0 for _, f in factors)
+        or "".join(k + f + ("@" + b if b else "") for k, f, b in parts) != bias
+        or len({k for k, _, _ in factors}) != len(factors)
+        or any(f <= 0.0 for _, f, _ in factors)
     ):
         raise ConfigError(
             f"bias={bias!r}; expected one of {one_of(BIASES)}, optionally with a factor "
-            "above 0 (raise25), or several kinds at once (fold25raise5)"
+            "above 0 (raise25) and a largest bet faced, in pots (call25@0.5), or several "
+            "kinds at once (fold25raise5)"
         )
     return factors
 
@@ -154,7 +169,8 @@ def street_biases(bias: str) -> tuple[str, str, str, str]:
     except ConfigError:
         raise ConfigError(
             f"bias={bias!r}; expected one of {one_of(BIASES)}, optionally with a factor "
-            "(raise25) or several kinds at once (fold25raise5), or one such per street as "
+            "(raise25) and a largest bet faced, in pots (call25@0.5), or several kinds at "
+            "once (fold25raise5), or one such per street as "
             "PRE/POST or PREFLOP/FLOP/TURN/RIVER (e.g. raise/fold)"
         ) from None
     if len(parts) == 1:
@@ -171,6 +187,29 @@ def _size(tree: BettingTree, node: int, to: float) -> float:
     mx = float(max(c))
     pot = float(c[0] + c[1])
     return (to - mx) / (pot + mx - float(c[p]))
+
+
+def facing_sizes(tree: BettingTree) -> Any:
+    """Per node of ``tree``, the raise that led to it as a fraction of the pot after
+    calling (:func:`_size`): the bet or raise the player at the node faces; NaN where
+    the last action was not a raise.
+
+    Examples
+    --------
+    >>> from checkraise.games.holdem import PRESETS, build_betting_tree
+    >>> tree = build_betting_tree(PRESETS["fcpa"])
+    >>> float(facing_sizes(tree)[tree.find("r300c/r900")])  # a pot-sized bet on the flop
+    1.0
+    """
+    out = np.full(tree.num_nodes, np.nan)
+    nodes = np.flatnonzero(tree.act_kind == RAISE)
+    nodes = nodes[nodes > 0]
+    parent = tree.parent[nodes]
+    c = tree.committed[parent].astype(np.float64)
+    mx = c.max(axis=1)
+    mine = c[np.arange(len(nodes)), tree.player[parent]]
+    out[nodes] = (tree.act_to[nodes] - mx) / (c.sum(axis=1) + mx - mine)
+    return out
 
 
 class BlueprintAgent(BaseAgent):
@@ -194,7 +233,10 @@ class BlueprintAgent(BaseAgent):
         A factor can follow the kind (``raise25``), several kinds can go together
         (``fold25raise5``: folds 25 times, raises 5 times as likely), and each street
         can have its own (:func:`street_biases`: ``raise/fold`` biases the preflop
-        towards raising and the later streets towards folding).
+        towards raising and the later streets towards folding). ``@X`` after a kind
+        biases it only facing a bet or raise of at most ``X`` times the pot after
+        calling (``none/call25@0.5``: after the flop, call bets of up to half the pot
+        25 times as often).
     adapt : bool
         Learn online which of a portfolio of biased versions of the blueprint earns most
         against this opponent, and play it (Bard et al. 2013, online implicit agent
@@ -262,6 +304,7 @@ class BlueprintAgent(BaseAgent):
         self._hand = 0
         self._mine: dict[int, int] = {}  # history length when I acted -> abstract child
         tree = self.tree
+        self._facing = facing_sizes(tree)
         self._roots: dict[tuple[int, int], list[int]] = {}
         for n in tree.decision_nodes:
             key = (int(tree.street[n]), int(tree.player[n]))
@@ -443,7 +486,9 @@ class BlueprintAgent(BaseAgent):
 
     def _biased(self, node: int, rows: Any, biases: tuple[str, str, str, str]) -> Any:
         bias = biases[int(self.tree.street[node])]
-        return bias_rows(rows, self.tree.act_kind[self.tree.children(node)], bias)
+        facing = float(self._facing[node])
+        return bias_rows(rows, self.tree.act_kind[self.tree.children(node)], bias,
+                         None if math.isnan(facing) else facing)
 
     def act(self, observation: Observation) -> Action:
         node = self._locate(observation)
