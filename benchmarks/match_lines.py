@@ -49,6 +49,10 @@ class Answers:
     counts: dict[str, int] = field(default_factory=lambda: {"f": 0, "c": 0, "r": 0})
     fold_equity: list[float] = field(default_factory=list)
     fold_needed: list[float] = field(default_factory=list)
+    #: per fold, what calling instead would have won at showdown, in chips: the equity
+    #: times the pot after calling, less the call (exact on the river, where the call
+    #: ends the betting; a check-down estimate before it)
+    fold_call_value: list[float] = field(default_factory=list)
 
 
 def preflop_line(betting: str, big_blind: int) -> str:
@@ -120,6 +124,10 @@ def raise_answers(
                         mine = equity([holes[me], holes[1 - me]], board=board, method="exact")
                         answers.fold_equity.append(mine.equity[0])
                         answers.fold_needed.append(facing[1])
+                        to = max(committed)
+                        answers.fold_call_value.append(
+                            mine.equity[0] * 2 * to - (to - committed[me])
+                        )
                 facing = None
                 if act[0] == "r":
                     to, high = int(act[1:]), max(committed)
@@ -138,6 +146,8 @@ def show_raises(
     folder: Path, agent: str, blinds: tuple[int, ...], as_json: bool, bets: bool = False
 ) -> None:
     """Print :func:`raise_answers` as a table (or JSON)."""
+    hands = sum(1 for _ in hands_of(folder, agent))
+    big_blind = max(blinds)
     rows = []
     for (street, size), a in sorted(raise_answers(folder, agent, blinds, bets).items()):
         n = a.counts
@@ -156,6 +166,7 @@ def show_raises(
                 "fold_at_most_pct": 100 * size / (1 + size),
                 "folded_equity": sum(a.fold_equity) / folds if folds else None,
                 "folded_above_odds_pct": 100 * ahead / folds if folds else None,
+                "calling_folds_mbb": 1000 * sum(a.fold_call_value) / big_blind / hands,
             }
         )
     if as_json:
@@ -165,17 +176,20 @@ def show_raises(
             "raises after the flop (size: raise beyond the call / pot after calling")
     print(
         f"{agent}: answers to the opponent's {what}; folded: the equity of the hands it "
-        "folded against the bettor's real hands, and how many of them had more than the "
-        "call needed)"
+        "folded against the bettor's real hands, how many of them had more than the "
+        "call needed, and what calling them instead would have won at showdown, in "
+        "mbb per hand of the match: exact on the river, a check-down estimate before it)"
     )
     print(
         f"{'street':6s} {'size':>5s} {'answers':>8s} {'fold':>6s} {'call':>6s} {'raise':>6s} "
-        f"{'fold %':>7s} {'at most':>8s} {'folded: equity':>15s} {'above odds':>11s}"
+        f"{'fold %':>7s} {'at most':>8s} {'folded: equity':>15s} {'above odds':>11s} "
+        f"{'calling them':>13s}"
     )
     for r in rows:
         if r["answers"] >= 20:
             folded = (
-                f"{r['folded_equity']:15.2f} {r['folded_above_odds_pct']:10.1f}%"
+                f"{r['folded_equity']:15.2f} {r['folded_above_odds_pct']:10.1f}% "
+                f"{r['calling_folds_mbb']:+13.1f}"
                 if r["fold"]
                 else f"{'':15s} {'':11s}"
             )
