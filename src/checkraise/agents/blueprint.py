@@ -55,8 +55,10 @@ __all__ = ["ADAPT_ARMS", "BIASES", "BIAS_FACTOR", "BlueprintAgent", "bias_rows",
 BIASES = ("none", "fold", "call", "raise")
 BIAS_FACTOR = 5.0
 _BIAS_KIND = {"fold": FOLD_ACTION, "call": CALL, "raise": RAISE}
-#: The portfolio of ``adapt=true``: the blueprint and its biased versions.
-ADAPT_ARMS = "none+fold100raise100+call/none+none/call"
+#: The portfolio of ``adapt=true``: the blueprint; folding to bets and raising, against
+#: a player who bets only for value and folds too much; calling bets and raises of up
+#: to half the pot after the flop, against one whose small bets are bluffs.
+ADAPT_ARMS = "none+fold100raise100+none/call100@0.5"
 
 SHIPPED = {"minraise2": "blueprint_minraise2.npz", "small": "blueprint_small.npz"}
 #: The blueprint the bot plays unless told otherwise.
