@@ -250,9 +250,11 @@ class BlueprintAgent(BaseAgent):
     explore : float
         With ``adapt``, the share of hands spread evenly over the portfolio.
     margin : float
-        With ``adapt``, 0 (the default) or conservative play: an arm other than the
-        first (the blueprint in :data:`ADAPT_ARMS`) is chosen only once its advantage
-        over the first is more than ``margin`` standard errors above zero.
+        With ``adapt``, how sure the bot must be before it leaves the first arm (the
+        blueprint in :data:`ADAPT_ARMS`): another arm is chosen, beyond ``explore``, only
+        once its advantage over the first is more than ``margin`` standard errors above
+        zero (default 1; 0 plays plain Thompson sampling, which earns about as much
+        against weak bots and is far more exploitable).
     seed : int or None
         Seeds the bot's action draws, its translation draws and its portfolio choices.
     """
@@ -267,7 +269,7 @@ class BlueprintAgent(BaseAgent):
         adapt: bool = False,
         arms: str = ADAPT_ARMS,
         explore: float = 0.05,
-        margin: float = 0.0,
+        margin: float = 1.0,
         seed: int | None = None,
     ) -> None:
         super().__init__(seed=seed)
