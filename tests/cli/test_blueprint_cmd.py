@@ -321,3 +321,11 @@ def test_bad_ray_options_with_force_leave_the_earlier_run(
                      "--out", str(copy)], capsys)
         assert named in line
     assert {p.name: p.read_bytes() for p in copy.iterdir()} == before
+
+
+def test_the_blueprint_argument_help_names_every_shipped_blueprint() -> None:
+    from checkraise.agents.blueprint import SHIPPED
+    from checkraise.cli.blueprint_cmd import BLUEPRINT_HELP
+
+    named = BLUEPRINT_HELP.rpartition(":")[2].rstrip(".").replace(" ", "").split(",")
+    assert sorted(named) == sorted(SHIPPED)

@@ -32,6 +32,9 @@ app.add_typer(blueprint_app, name="blueprint")
 # checkraise.games.holdem.PRESETS, written out so that --help does not import numpy.
 PRESET_NAMES = ("tiny", "fcpa", "small", "large")
 NO_LOGS = re.compile(r"(?!)")
+#: The argument of ``pack`` and ``show`` (the shipped names: ``agents.blueprint.SHIPPED``,
+#: not imported here to keep ``checkraise --help`` fast).
+BLUEPRINT_HELP = "A training folder, a blueprint .npz, or a shipped one: minraise2, small."
 
 
 @blueprint_app.command("train")
@@ -206,9 +209,7 @@ def _stop_on_signals() -> None:
 @blueprint_app.command("pack")
 def pack(
     ctx: typer.Context,
-    blueprint: str = typer.Argument(
-        ..., help="A training folder, a blueprint .npz, or a shipped one: minraise2, small."
-    ),
+    blueprint: str = typer.Argument(..., help=BLUEPRINT_HELP),
     out: Path = typer.Option(..., "--out", help="The packed blueprint .npz to write."),
     steps: int = typer.Option(
         255, "--steps", help="Each probability in steps of 1/STEPS: 255 (uint8) or 65535."
@@ -262,9 +263,7 @@ def pack(
 
 @blueprint_app.command("show")
 def show(
-    blueprint: str = typer.Argument(
-        ..., help="A training folder, a blueprint .npz, or a shipped one: minraise2, small."
-    ),
+    blueprint: str = typer.Argument(..., help=BLUEPRINT_HELP),
     line: str = typer.Option("", "--line", help="ACPC betting line, e.g. 'r250c/' ('' = root)."),
     board: str = typer.Option("", "--board", help="The board for a postflop line, e.g. 'Ks7d2c'."),
     out: Path | None = typer.Option(
