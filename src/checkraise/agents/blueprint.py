@@ -253,8 +253,9 @@ class BlueprintAgent(BaseAgent):
         With ``adapt``, how sure the bot must be before it leaves the first arm (the
         blueprint in :data:`ADAPT_ARMS`): another arm is chosen, beyond ``explore``, only
         once its advantage over the first is more than ``margin`` standard errors above
-        zero (default 1; 0 plays plain Thompson sampling, which earns about as much
-        against weak bots and is far more exploitable).
+        zero (default 0.5; 0 plays plain Thompson sampling, which earns about as much
+        against weak bots and is far more exploitable; 1 is as safe as 0.5 but can be
+        slow to leave the blueprint).
     seed : int or None
         Seeds the bot's action draws, its translation draws and its portfolio choices.
     """
@@ -269,7 +270,7 @@ class BlueprintAgent(BaseAgent):
         adapt: bool = False,
         arms: str = ADAPT_ARMS,
         explore: float = 0.05,
-        margin: float = 1.0,
+        margin: float = 0.5,
         seed: int | None = None,
     ) -> None:
         super().__init__(seed=seed)
