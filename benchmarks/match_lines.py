@@ -101,14 +101,17 @@ def lines_of(folder: Path, agent: str, big_blind: int) -> tuple[int, dict[str, l
 
 def raise_answers(
     folder: Path, agent: str, blinds: tuple[int, ...], bets: bool = False
-) -> dict[tuple[int, float], Answers]:
+) -> tuple[int, dict[tuple[int, float], Answers]]:
     """The agent's first answer to each postflop raise by the opponent over a bet (with
     ``bets``: to each bet, where nothing was bet before on the street), by ``(street,
     size)`` (street 1 = flop); each fold also with the folded hand's equity against the
     raiser's real hand (the logs show both) and the equity the call needed. ``blinds``:
-    the seats' blinds in the logs' seat order (small blind first)."""
+    the seats' blinds in the logs' seat order (small blind first). Returns the number of
+    hands read with the table."""
     table: dict[tuple[int, float], Answers] = defaultdict(Answers)
+    hands = 0
     for fields, me in hands_of(folder, agent):
+        hands += 1
         cards = fields[3].split("/")
         holes = cards[0].split("|")
         committed = list(blinds)
@@ -139,17 +142,17 @@ def raise_answers(
                 elif act == "c":
                     committed[actor] = max(committed)
                 actor = 1 - actor
-    return table
+    return hands, table
 
 
 def show_raises(
     folder: Path, agent: str, blinds: tuple[int, ...], as_json: bool, bets: bool = False
 ) -> None:
     """Print :func:`raise_answers` as a table (or JSON)."""
-    hands = sum(1 for _ in hands_of(folder, agent))
+    hands, table = raise_answers(folder, agent, blinds, bets)
     big_blind = max(blinds)
     rows = []
-    for (street, size), a in sorted(raise_answers(folder, agent, blinds, bets).items()):
+    for (street, size), a in sorted(table.items()):
         n = a.counts
         total = n["f"] + n["c"] + n["r"]
         folds = len(a.fold_equity)
