@@ -525,8 +525,11 @@ class BlueprintAgent(BaseAgent):
             return rows
         board = tuple(int(c) for c in observation.board)
         weights = np.tile(np.asarray(self._p, dtype=np.float64), (rows.shape[0], 1))
+        by_street = {int(observation.round): buckets}  # several decisions share a street
         for past, k, street in self._decisions:
-            then = self.game.cards.combo_buckets(street, board)
+            if street not in by_street:
+                by_street[street] = self.game.cards.combo_buckets(street, board)
+            then = by_street[street]
             ok = then >= 0
             pure = self._pure(self.blueprint.rows(past, then)[ok])
             for j, biases in enumerate(self._arms):
