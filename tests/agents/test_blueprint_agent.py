@@ -300,3 +300,35 @@ def test_the_bot_biases_by_the_size_of_the_bet_it_faces(blueprint_file: Path) ->
     want[:, call] *= 1000.0
     assert np.allclose(more, want / want.sum(axis=1, keepdims=True))
     assert np.all(more[:, call] > pure[:, call])
+
+
+def test_the_nearest_decision_agrees_with_a_node_by_node_search() -> None:
+    import math
+
+    bot = BlueprintAgent(seed=1)  # the shipped minraise2: 16,308 river decisions a seat
+    tree = bot.tree
+
+    def naive(street: int, pos: int, pot: float, to_call: float) -> int:
+        best, best_d = -1, math.inf
+        for n in tree.decision_nodes:
+            if int(tree.street[n]) != street or int(tree.player[n]) != pos:
+                continue
+            c = tree.committed[n]
+            a_pot = float(c[0] + c[1])
+            d = abs(math.log(a_pot / pot)) + abs(float(max(c) - c[pos]) / a_pot - to_call / pot)
+            if d < best_d:
+                best, best_d = int(n), d
+        return best
+
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        street, pos = int(rng.integers(4)), int(rng.integers(2))
+        pot = float(rng.uniform(150, 40000))
+        to_call = float(rng.choice([0.0, rng.uniform(0, pot)]))
+        assert bot._nearest(street, pos, pot, to_call) == naive(street, pos, pot, to_call)
+    # an abstract node's own pot and call find a node with exactly that pot and call
+    node = int(tree.find("r300c/r600"))  # the flop, facing a bet of 600 into 600
+    c = tree.committed[node]
+    pos = int(tree.player[node])
+    found = bot._nearest(1, pos, float(c.sum()), float(c.max() - c[pos]))
+    assert list(tree.committed[found]) == list(c) and int(tree.player[found]) == pos

@@ -41,6 +41,8 @@ from checkraise.games.holdem import CALL, DECISION, FOLD_ACTION, RAISE, BettingT
 if TYPE_CHECKING:
     from fractions import Fraction
 
+    import numpy.typing as npt
+
     from checkraise.agents.probabilities import HandActionProbabilities
     from checkraise.engine import Action, Observation, TableConfig
     from checkraise.solvers.blueprint import Blueprint
@@ -214,6 +216,25 @@ def facing_sizes(tree: BettingTree) -> Any:
     return out
 
 
+def _decisions_by_street(
+    tree: BettingTree,
+) -> dict[tuple[int, int], tuple[npt.NDArray[np.int64], npt.NDArray[np.float64],
+                               npt.NDArray[np.float64]]]:
+    """Per (street, position): its decision nodes, their pots and the share of the pot
+    the player must call there (what :meth:`BlueprintAgent._nearest` compares)."""
+    nodes = np.asarray(tree.decision_nodes, dtype=np.int64)
+    committed = np.asarray(tree.committed, dtype=np.float64)[nodes]
+    player = np.asarray(tree.player)[nodes].astype(np.int64)
+    pots = committed.sum(axis=1)
+    shares = (committed.max(axis=1) - committed[np.arange(len(nodes)), player]) / pots
+    keys = np.asarray(tree.street)[nodes].astype(np.int64) * 2 + player
+    out = {}
+    for key in np.unique(keys):
+        at = keys == key
+        out[(int(key) // 2, int(key) % 2)] = (nodes[at], pots[at], shares[at])
+    return out
+
+
 class BlueprintAgent(BaseAgent):
     """Plays a blueprint (see the module docstring).
 
@@ -310,10 +331,7 @@ class BlueprintAgent(BaseAgent):
         self._mine: dict[int, int] = {}  # history length when I acted -> abstract child
         tree = self.tree
         self._facing = facing_sizes(tree)
-        self._roots: dict[tuple[int, int], list[int]] = {}
-        for n in tree.decision_nodes:
-            key = (int(tree.street[n]), int(tree.player[n]))
-            self._roots.setdefault(key, []).append(int(n))
+        self._roots = _decisions_by_street(tree)
 
     def begin_hand(
         self, seat: int, config: TableConfig, hole_cards: tuple[int, ...], hand_number: int
@@ -358,20 +376,17 @@ class BlueprintAgent(BaseAgent):
         return float(seq.generate_state(1, np.uint64)[0] >> np.uint64(11)) / 2.0**53
 
     def _nearest(self, street: int, pos: int, pot: float, to_call: float) -> int:
-        tree = self.tree
-        best, best_d = -1, math.inf
-        for n in self._roots.get((street, pos), []):
-            c = tree.committed[n]
-            a_pot = float(c[0] + c[1])
-            a_call = float(max(c) - c[pos])
-            d = abs(math.log(a_pot / pot)) + abs(a_call / a_pot - to_call / pot)
-            if d < best_d:
-                best, best_d = n, d
-        if best < 0:
+        """The decision node of ``pos`` on ``street`` whose pot and share of it to call
+        are nearest the real ones (log of the pot's ratio plus the difference of the
+        shares; the first of equals)."""
+        found = self._roots.get((street, pos))
+        if found is None:
             raise ConfigError(
                 f"the blueprint has no decision on street {street} for position {pos}"
             )
-        return best
+        nodes, pots, shares = found
+        d = np.abs(np.log(pots / pot)) + np.abs(shares - to_call / pot)
+        return int(nodes[int(np.argmin(d))])
 
     def _read(
         self,
