@@ -101,8 +101,7 @@ def test_leaf_shares_are_the_matrix_on_the_other_players_buckets() -> None:
                 stack=100.0, combos=(np.arange(3), np.arange(3)), choice=2)
     m = values.matrices("x x")[2]
     for trav in (0, 1):
-        masses = values.card_masses(reach[:, 1 - trav])
-        got = values.bucket_shares([leaf], trav, reach, masses)[0]
+        got = values.bucket_shares([leaf], trav, reach)[0]
         j = 7  # one river card
         other = np.zeros(values.num)
         for h in range(NUM_COMBOS):

@@ -222,6 +222,40 @@ def test_leaf_values_weigh_next_cards_per_pair_of_hands(board: str) -> None:
         assert got[h] == pytest.approx(300.0 * top / bottom, rel=1e-10)
 
 
+class _Recorder(_Stub):
+    """:class:`_Stub`, keeping the inputs and correction weights it was called with."""
+
+    def bucket_shares(self, x: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        self.seen = (x.copy(), weights.copy())
+        return super().bucket_shares(x, weights)
+
+
+def test_leaf_network_inputs_are_each_cards_features_of_the_leaf_ranges() -> None:
+    # what the network is fed at a turn leaf, card by card, against the features the
+    # training data is made with (bucket_features, by bincount over the river board)
+    turn = tuple(parse_cards("Qs 9d 5h 3c"))
+    live = ~np.isin(COMBO_CARDS, turn).any(axis=1)  # ranges hold no board card
+    rng = np.random.default_rng(13)
+    leaves, reaches = [], []
+    for i in range(3):
+        r = rng.random((2, NUM_COMBOS)) * (rng.random((2, NUM_COMBOS)) < 0.3) * live
+        leaves.append(Leaf(node=i, line="x x", board=turn, pot=200.0, committed=0.0,
+                           stack=300.0 + 100 * i, combos=(np.arange(3), np.arange(3))))
+        reaches.append((r[0], r[1]))
+    stub: Any = _Recorder()
+    values = RiverLeafValues(stub, turn)
+    values.batch(leaves, 1, reaches)
+    x, w = stub.seen
+    k = values.cards.size
+    for i, leaf in enumerate(leaves):
+        for j in (0, 17, k - 1):
+            c = int(values.cards[j])
+            want_x, want_w, _ = bucket_features(board_buckets((*turn, c)), leaf.stack / leaf.pot,
+                                                np.stack(reaches[i])[None], stub.buckets)
+            np.testing.assert_allclose(x[i * k + j], want_x[0], rtol=1e-12, atol=1e-15)
+            np.testing.assert_allclose(w[i * k + j], want_w[0], rtol=1e-12, atol=1e-15)
+
+
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("river")

@@ -217,7 +217,7 @@ class ContinuationLeafValues(BucketLeafValues):
         return found
 
     def bucket_shares(self, leaves: Sequence[Leaf], trav: int, reach: FloatArray,
-                      masses: FloatArray) -> FloatArray:
+                      ) -> FloatArray:
         other = self.reach_per_bucket(reach[:, 1 - trav])  # (n, cards, B)
         total = other.sum(axis=2, keepdims=True)
         other = other / np.where(total > 0, total, 1.0)

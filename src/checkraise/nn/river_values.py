@@ -427,14 +427,13 @@ class BucketLeafValues:
         # (cards, 1326): each combo's river bucket on each card (-1 where it clashes)
         self.buckets = np.ascontiguousarray(
             np.stack([bucket_of((*self.board, int(c))) for c in self.cards]), dtype=np.int64)
+        self._buckets_t = np.ascontiguousarray(self.buckets.T)
         self.calls = 0
 
     def bucket_shares(self, leaves: Sequence[Leaf], trav: int, reach: FloatArray,
-                      masses: FloatArray) -> FloatArray:
+                      ) -> FloatArray:
         """The traverser's share per bucket ``(n, cards, B)`` of each leaf on each river
-        card, from both reaches at the leaves ``(n, 2, 1326)`` and ``masses``
-        ``(n, cards, 1326)``: the opponent weight compatible with each traverser hand
-        and card (0 where the card or the board clashes with the hand)."""
+        card, from both reaches at the leaves ``(n, 2, 1326)``."""
         raise NotImplementedError
 
     def __call__(self, leaf: Leaf, trav: int, reach: tuple[FloatArray, FloatArray],
@@ -450,21 +449,22 @@ class BucketLeafValues:
         self.calls += 1
         n = len(leaves)
         r = np.ascontiguousarray([np.stack(pair) for pair in reaches], dtype=np.float64)
-        masses = self.card_masses(r[:, 1 - trav])
-        shares = np.ascontiguousarray(self.bucket_shares(leaves, trav, r, masses))
+        shares = np.ascontiguousarray(self.bucket_shares(leaves, trav, r))
         out = np.empty((n, NUM_COMBOS))
         pots = np.array([leaf.pot for leaf in leaves], dtype=np.float64)
-        LK.aggregate(shares, masses, self.buckets, pots, out)
+        LK.aggregate(shares, np.ascontiguousarray(r[:, 1 - trav]), self._buckets_t,
+                     self.cards, _CARD_A, _CARD_B, _PAIR, pots, out)
         return out
 
-    def card_masses(self, reach: FloatArray) -> FloatArray:
-        """``(n, cards, 1326)``: the weight of each row of ``reach`` ``(n, 1326)``
-        compatible with each hand and river card."""
+    def bucket_weights(self, reach: FloatArray, other: FloatArray) -> FloatArray:
+        """``(n, cards, B)``: per bucket on each card, the sum of each hand's weight in
+        ``reach`` ``(n, 1326)`` times the weight of ``other`` compatible with it and the
+        card."""
         from checkraise.nn import _leaf_kernels as LK
 
-        out = np.empty((reach.shape[0], self.cards.size, NUM_COMBOS))
-        LK.card_masses(np.ascontiguousarray(reach), self.buckets, self.cards, _CARD_A,
-                       _CARD_B, _PAIR, out)
+        out = np.empty((reach.shape[0], self.cards.size, self.num))
+        LK.bucket_weights(np.ascontiguousarray(reach), np.ascontiguousarray(other),
+                          self.buckets, self.cards, _CARD_A, _CARD_B, _PAIR, self.num, out)
         return out
 
     def reach_per_bucket(self, reach: FloatArray) -> FloatArray:
@@ -493,21 +493,15 @@ class RiverLeafValues(BucketLeafValues):
         self.function = function
 
     def bucket_shares(self, leaves: Sequence[Leaf], trav: int, reach: FloatArray,
-                      masses: FloatArray) -> FloatArray:
-        from checkraise.nn import _leaf_kernels as LK
-
+                      ) -> FloatArray:
         n, k, num = len(leaves), self.cards.size, self.num
-        other = 1 - trav
-        # the traverser's weight compatible with the other's hands, as ``masses`` is his
-        theirs = self.card_masses(reach[:, trav])
         x = np.zeros((n, k, 2 * num + 2))
         w = np.zeros((n, k, 2 * num))
-        for p, m in ((trav, masses), (other, theirs)):
+        for p in range(2):
             mass = self.reach_per_bucket(reach[:, p])
             x[:, :, p * num:(p + 1) * num] = mass / np.maximum(
                 mass.sum(axis=2, keepdims=True), 1e-300)
-            rm = np.empty((n, k, num))
-            LK.bucket_weights(np.ascontiguousarray(reach[:, p]), m, self.buckets, num, rm)
+            rm = self.bucket_weights(reach[:, p], reach[:, 1 - p])
             w[:, :, p * num:(p + 1) * num] = rm / np.maximum(rm.sum(axis=2, keepdims=True),
                                                              1e-300)
         # Within the data's stacks: an all-in leaf is as good as the smallest stack behind,
