@@ -192,6 +192,9 @@ def match_markdown(result: dict[str, Any], charts: Sequence[str] = ()) -> str:
         f"{result['rotations']} seating(s) each ({result['kind']}), seed {result['seed']}; "
         f"stacks {cfg['stack']}, blinds {cfg['small_blind']}/{cfg['big_blind']}, "
         f"{cfg['rules']} rules.",
+        *(["", f"Recovered from a match that was stopped: the first {part['deals']} of the "
+           f"{part['planned']} deals planned, the ones finished in every seating."]
+          if (part := result.get("partial")) else []),
         "",
         "## Win rates",
         "",

@@ -34,6 +34,7 @@ import numpy as np
 
 from checkraise.agents.base import Agent, make_agent, split_agent_specs
 from checkraise.arena.allin import allin_payoffs
+from checkraise.arena.journal import Journal, write_match_file
 from checkraise.arena.luck import luck_payoffs
 from checkraise.arena.stats import ActionCounts, Estimate, mbb_per_hand
 from checkraise.arena.table import HandLog, log_numbers, play_hand
@@ -45,6 +46,7 @@ __all__ = [
     "RingConfig",
     "RingResult",
     "agent_labels",
+    "combine_rotations",
     "deal_deck",
     "play_ring",
     "play_rotation",
@@ -212,7 +214,7 @@ def play_rotation(
     actions = [ActionCounts() for _ in range(n)]
     first = log_numbers("ring", seed, labels, rotation, config.hands)
     with HandLog(log_dir, f"rotation-{rotation}", table=f"match rotation {rotation}",
-                 first=first) as log:
+                 first=first) as log, Journal(log_dir, rotation) as journal:
         for h in range(config.hands):
             seat_of = [(roles[i] - h) % n for i in range(n)]
             player_at = [0] * n
@@ -225,19 +227,17 @@ def play_rotation(
             log.write(hand, names)
             payoffs.append([hand.payoffs[seat_of[i]] for i in range(n)])
             expected = allin_payoffs(hand.state)
-            if expected is None:
-                adjusted.append(payoffs[-1])
-            else:
-                adjusted.append([expected[seat_of[i]] for i in range(n)])
-                adjusted_hands += 1
+            mine = None if expected is None else [expected[seat_of[i]] for i in range(n)]
+            adjusted.append(payoffs[-1] if mine is None else mine)
+            adjusted_hands += mine is not None
             lucky = luck_payoffs(hand.state)
-            if lucky is None:
-                luck.append([float(v) for v in payoffs[-1]])
-            else:
-                luck.append([lucky[seat_of[i]] for i in range(n)])
-                luck_hands += 1
+            ours = None if lucky is None else [lucky[seat_of[i]] for i in range(n)]
+            luck.append([float(v) for v in payoffs[-1]] if ours is None else ours)
+            luck_hands += ours is not None
+            decisions = [hand.decisions[seat_of[i]] for i in range(n)]
             for i in range(n):
-                actions[i].record_hand(hand.decisions[seat_of[i]])
+                actions[i].record_hand(decisions[i])
+            journal.write(h, payoffs[-1], mine, ours, decisions)
             if progress is not None and (h + 1) % 50 == 0:
                 progress(50)
     if progress is not None and config.hands % 50:
@@ -357,15 +357,23 @@ def play_ring(
     >>> res.total_chips(0), res.mbb(0).mean
     (0, 0.0)
     """
-    n = len(config.agents)
     tasks = [
         _RotationTask(config, seed, r, str(log_dir) if log_dir else None)
         for r in range(config.num_rotations)
     ]
     results: dict[int, RotationResult] = {}
+    if log_dir is not None:
+        write_match_file(log_dir, config, seed)
     resolve_backend(backend, workers).run(
         _run_rotation, tasks, on_result=results.__setitem__, on_progress=progress
     )
+    return combine_rotations(config, seed, results)
+
+
+def combine_rotations(config: RingConfig, seed: int,
+                      results: dict[int, RotationResult]) -> RingResult:
+    """The match of ``config`` from its rotations' results (each ``config.hands`` long)."""
+    n = len(config.agents)
     deal_chips: list[list[int | Fraction]] = [[0] * n for _ in range(config.hands)]
     deal_adjusted: list[list[int | Fraction]] = [[0] * n for _ in range(config.hands)]
     deal_luck: list[list[float]] = [[0.0] * n for _ in range(config.hands)]

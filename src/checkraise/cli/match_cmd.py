@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -14,9 +15,12 @@ from checkraise.cli.main import app
 from checkraise.engine.config import RuleSet  # light; typer reads the annotation
 from checkraise.errors import CheckraiseError
 
+if TYPE_CHECKING:
+    from checkraise.arena.ring import RingResult
+
 MATCH_FILES = ("results.json", "report.md", "mbb.png")
 """What a match writes at the top of ``--out`` (hand logs go to ``logs/``)."""
-MATCH_LOGS = re.compile(r"rotation-\d+\.(?:log|txt)")
+MATCH_LOGS = re.compile(r"rotation-\d+\.(?:log|txt|jsonl)|match\.json")
 
 
 class OptionError(CheckraiseError):
@@ -44,7 +48,8 @@ def check_workers(workers: int) -> int:
 @app.command("match")
 def match_command(
     agents: list[str] = typer.Argument(
-        ..., help="Two agent specs (or up to 10 for a ring game), e.g. equity call"
+        None, help="Two agent specs (or up to 10 for a ring game), e.g. equity call",
+        show_default=False,
     ),
     hands: int = typer.Option(1000, "--hands", "-n", help="Deals (each played in every seating)."),
     seed: int = typer.Option(
@@ -68,6 +73,11 @@ def match_command(
     force: bool = typer.Option(
         False, "--force", help="Replace the results and logs of an earlier match in --out."
     ),
+    recover: bool = typer.Option(
+        False, "--recover",
+        help="Write the results of the deals a killed match in --out finished (its own "
+        "agents and settings, read from --out; give no agents).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
     """Play a (duplicate) match and report each agent's win rate in mbb/hand with a 95% CI.
@@ -77,33 +87,27 @@ def match_command(
     also given all-in adjusted (hands all-in before the river at their expected
     result) and luck adjusted (the luck of every board card dealt to two players
     taken out): the same expectation, narrower intervals.
+
+    With --out, each hand's result is written as it ends, so a match that is killed
+    keeps the deals it finished: --recover writes their results (those of the same
+    match with that many deals).
     """
     # Everything is checked before the progress bar appears.
-    from checkraise.agents.base import split_agent_specs
-    from checkraise.arena.match import refuse_interactive, summary_line
-    from checkraise.arena.outfolder import claim_out_folder
+    from checkraise.arena.match import summary_line
     from checkraise.arena.report import write_match_report
-    from checkraise.arena.ring import RingConfig, play_ring
-    check_workers(workers)
-    small, big = parse_blinds(blinds)
-    specs = tuple(split_agent_specs(agents))
-    refuse_interactive(specs, "match")
-    config = RingConfig(specs, hands, stack, small, big, rules, duplicate)
-    runner = open_backend(backend, workers, address)
-    if out is not None:
-        claim_out_folder(out, MATCH_FILES, MATCH_LOGS, force=force, command="match")
-    total = config.hands * config.num_rotations
-    with runner, hands_progress(total, "match", enabled=not as_json) as advance:
-        result = play_ring(
-            config, seed, backend=runner,
-            log_dir=out / "logs" if out is not None else None, progress=advance,
-        )
-    data = result.to_json()
+    if recover:
+        data, result = _recover(out, agents)
+    else:
+        data, result = _play(agents, hands, seed, stack, blinds, rules, duplicate, workers,
+                             backend, address, out, force, as_json)
     if out is not None:
         write_match_report(data, out)
     if as_json:
         print(json.dumps(data))
         return
+    if "partial" in data:
+        print(f"recovered: {data['partial']['deals']:,} of the {data['partial']['planned']:,} "
+              "deals planned, finished in every seating")
     print(summary_line(result))
     for i, label in enumerate(result.labels):
         e = result.mbb(i)
@@ -122,3 +126,56 @@ def match_command(
             print(f"  {label:<24} {e.mean:>10.1f} mbb/hand   95% CI [{e.low:.1f}, {e.high:.1f}]")
     if out is not None:
         print(f"report: {out / 'report.md'}")
+
+
+def _play(agents: list[str] | None, hands: int, seed: int, stack: int, blinds: str,
+          rules: RuleSet, duplicate: bool, workers: int, backend: str, address: str | None,
+          out: Path | None, force: bool, as_json: bool) -> tuple[dict[str, Any], RingResult]:
+    """Play the match; its results as JSON and as the result."""
+    from checkraise.agents.base import split_agent_specs
+    from checkraise.arena.journal import MATCH_FILE
+    from checkraise.arena.match import refuse_interactive
+    from checkraise.arena.outfolder import claim_out_folder
+    from checkraise.arena.ring import RingConfig, play_ring
+
+    if not agents:
+        raise OptionError("no agents: expected two agent specs (or up to 10), e.g. equity "
+                          "call (or --recover with --out)")
+    check_workers(workers)
+    small, big = parse_blinds(blinds)
+    specs = tuple(split_agent_specs(agents))
+    refuse_interactive(specs, "match")
+    config = RingConfig(specs, hands, stack, small, big, rules, duplicate)
+    runner = open_backend(backend, workers, address)
+    if out is not None:
+        if (out / "logs" / MATCH_FILE).is_file() and not (out / "results.json").exists() \
+                and not force:
+            raise OptionError(f"--out {out} holds a match that did not finish: --recover "
+                              "writes the results of the deals it finished (--force "
+                              "replaces it)")
+        claim_out_folder(out, MATCH_FILES, MATCH_LOGS, force=force, command="match")
+    total = config.hands * config.num_rotations
+    with runner, hands_progress(total, "match", enabled=not as_json) as advance:
+        result = play_ring(
+            config, seed, backend=runner,
+            log_dir=out / "logs" if out is not None else None, progress=advance,
+        )
+    return result.to_json(), result
+
+
+def _recover(out: Path | None, agents: list[str] | None) -> tuple[dict[str, Any], RingResult]:
+    """The results of the deals the killed match in ``out`` finished."""
+    from checkraise.arena.journal import recover
+
+    if out is None:
+        raise OptionError("--recover needs --out: the folder of the match that was killed")
+    if agents:
+        raise OptionError(f"--recover takes no agents (got {' '.join(agents)}): the "
+                          f"match's own are read from {out}")
+    if (out / "results.json").exists():
+        raise OptionError(f"--out {out} holds results.json: that match finished, or was "
+                          "recovered already; nothing to recover")
+    result, planned = recover(out / "logs")
+    data = result.to_json()
+    data["partial"] = {"deals": result.config.hands, "planned": planned}
+    return data, result
