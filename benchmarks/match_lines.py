@@ -220,7 +220,7 @@ def main() -> None:
         sys.exit("--raises and --bets: expected one of them")
     if args.top < 1:
         sys.exit(f"--top {args.top}: expected a whole number of at least 1")
-    table = table_of(args.folder)  # the blinds the match was played with
+    table, _ = table_of(args.folder)  # the blinds the match was played with
     bb = table.big_blind
     if args.raises or args.bets:
         show_raises(args.folder, args.agent, table.blinds, args.json, args.bets)

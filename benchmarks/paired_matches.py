@@ -7,8 +7,10 @@ B's. The luck of the cards that both matches share cancels, and the interval of 
 difference is narrower than the two matches' own intervals suggest.
 
 The hand logs (``DIR/logs/rotation-*.log``, ACPC ``STATE`` lines) are read: line ``k``
-of every rotation is deal ``k``; each line names its players in seat order. Refuses
-folders whose deals differ (another seed or deal count) or whose opponents differ.
+of every rotation is deal ``k``, for as many deals as ``results.json`` counts (a match
+recovered with ``checkraise match --recover`` counts those every rotation finished);
+each line names its players in seat order. Refuses folders whose deals differ (another
+seed or deal count) or whose opponents differ.
 
 Each figure is also given all-in adjusted (as ``checkraise match`` reports it): a hand
 whose betting ended before the river with both players in counts at its payoff
@@ -41,17 +43,19 @@ from checkraise.histories.replay import replay
 from checkraise.protocol.matchstate import parse_state_line
 
 
-def table_of(folder: Path) -> TableConfig:
-    """The table the match in ``folder`` was played on (from its ``results.json``)."""
+def table_of(folder: Path) -> tuple[TableConfig, int]:
+    """The table the match in ``folder`` was played on and its deals (from its
+    ``results.json``; a match recovered with ``--recover``: the deals recovered)."""
     try:
         config = json.loads((folder / "results.json").read_text())["config"]
-        return TableConfig.nolimit(
+        table = TableConfig.nolimit(
             2,
             int(config["stack"]),
             int(config["small_blind"]),
             int(config["big_blind"]),
             rules=RuleSet(config["rules"]),
         )
+        return table, int(config["hands"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
         sys.exit(f"{folder}/results.json: {exc!r}; expected the results of checkraise match")
 
@@ -82,14 +86,15 @@ def deal_chips(folder: Path) -> tuple[str, str, list[str], dict[str, np.ndarray]
         logs = match_logs(folder, "log")
     except OutFolderError as exc:
         sys.exit(str(exc))
-    table = table_of(folder)
+    table, n = table_of(folder)
+    # a recovered match's logs may go on past the deals every rotation finished
     rows = [
-        [line.split(":") for line in p.read_text().splitlines() if line.startswith("STATE:")]
+        [line.split(":") for line in p.read_text().splitlines()
+         if line.startswith("STATE:")][:n]
         for p in logs
     ]
-    n = len(rows[0])
     if any(len(r) != n for r in rows):
-        sys.exit(f"{folder}: rotations of different lengths")
+        sys.exit(f"{folder}: a rotation's log holds fewer than the {n} deals of results.json")
     names = rows[0][0][5].split("|")
     if len(names) != 2:
         sys.exit(f"{folder}: {len(names)} players; expected a heads-up match")

@@ -76,6 +76,9 @@ def test_a_match_killed_mid_way_is_recovered_from_the_command_line(
     data = json.loads(capsys.readouterr().out)
     deals = data["partial"]["deals"]
     assert deals >= 30 and data["partial"]["planned"] == 100000
+    for r in range(2):  # the hand logs were on disk hand by hand too
+        states = (out / "logs" / f"rotation-{r}.log").read_text().count("STATE:")
+        assert states >= deals
     assert main(["match", "random", "call", "-n", str(deals), "--seed", "5", "--workers", "1",
                  "--json"]) == 0
     fresh = json.loads(capsys.readouterr().out)

@@ -169,6 +169,9 @@ class HandLog:
         self._acpc.write(hand.state.acpc_state_line(number, safe) + "\n")
         text = pokerstars_text(replace(hand, hand_number=number), safe, self.table)
         self._stars.write(text + "\n")
+        # on disk before the next hand: a killed match's logs hold every hand it finished
+        self._acpc.flush()
+        self._stars.flush()
 
     def close(self) -> None:
         """Close the files."""
