@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -44,3 +45,53 @@ def test_unknown_and_interactive_agents_are_refused(capsys: pytest.CaptureFixtur
     assert main(["lbr", "nosuchbot", "--hands", "2"]) == 2
     assert "nosuchbot" in capsys.readouterr().err
     assert main(["lbr", "human", "--hands", "2"]) == 2
+
+
+def _lbr(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    assert main(["lbr", "call", "--block", "10", "--seed", "3", "--workers", "1", "--json",
+                 *args]) == 0
+    data: dict[str, object] = json.loads(capsys.readouterr().out)
+    return data
+
+
+def test_a_killed_run_resumes_to_the_uninterrupted_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    whole = _lbr(capsys, "-n", "200")
+    out = tmp_path / "lbr"
+    assert _lbr(capsys, "-n", "120", "--out", str(out)) == _lbr(capsys, "-n", "120")
+    blocks = out / "blocks.jsonl"
+    lines = blocks.read_text().splitlines(keepends=True)
+    assert len(lines) == 6 and json.loads((out / "results.json").read_text())["deals"] == 60
+    # killed with four blocks written and the fifth cut short
+    blocks.write_text("".join(lines[:4]) + lines[4][:40])
+    assert _lbr(capsys, "-n", "120", "--out", str(out), "--resume")["mbb_per_game"] == \
+        json.loads((out / "results.json").read_text())["mbb_per_game"]
+    # the cut line was ended, not joined to the next: 4 kept, 1 cut, 2 played again
+    lines = blocks.read_text().splitlines()
+    assert len(lines) == 7 and sum(1 for line in lines if line.startswith('{"item"')) == 7
+    json.loads(lines[-1])
+    # more hands: only the new blocks are played, and the result is the longer run's
+    assert _lbr(capsys, "-n", "200", "--out", str(out), "--resume") == whole
+    assert len(blocks.read_text().splitlines()) == 7 + 4
+
+
+def test_an_lbr_folder_is_resumed_only_by_the_same_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "lbr"
+    _lbr(capsys, "-n", "20", "--out", str(out))
+    before = (out / "blocks.jsonl").read_text()
+    for args, message in [
+        (["-n", "20", "--out", str(out)], "--resume goes on with it"),
+        (["-n", "20", "--out", str(out), "--resume", "--seed", "4"],
+         "its run differs (seed 3 there, 4 here)"),
+        (["-n", "20", "--out", str(out), "--resume", "--force"], "choose one"),
+        (["-n", "20", "--resume"], "--resume needs --out"),
+        (["-n", "20", "--out", str(tmp_path / "none"), "--resume"], "no readable run.json"),
+    ]:
+        assert main(["lbr", "call", "--block", "10", "--seed", "3", "--workers", "1",
+                     *args]) == 2, args
+        assert message in capsys.readouterr().err, args
+    assert (out / "blocks.jsonl").read_text() == before
+    assert _lbr(capsys, "-n", "20", "--out", str(out), "--force")["deals"] == 10

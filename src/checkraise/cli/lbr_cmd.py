@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -12,6 +15,10 @@ from checkraise.cli.main import app
 from checkraise.cli.match_cmd import OptionError, check_workers
 
 __all__ = ["lbr_command"]
+
+LBR_FILES = ("run.json", "blocks.jsonl", "results.json")
+"""What ``checkraise lbr --out`` writes: the run's options, its blocks as they finish,
+and the result."""
 
 
 @app.command("lbr")
@@ -33,6 +40,13 @@ def lbr_command(
     block: int = typer.Option(25, "--block", help="Deals per work item."),
     mirror: bool = typer.Option(False, "--mirror", help="Also play every deal with the hole "
                                 "cards swapped (four hands per deal; cancels check-down luck)."),
+    out: Path | None = typer.Option(
+        None, "--out", help="Folder for run.json, blocks.jsonl (each block of deals as it "
+        "finishes) and results.json."),
+    resume: bool = typer.Option(
+        False, "--resume", help="Go on with the run in --out (the same options; --hands may "
+        "grow): the blocks it finished are not played again."),
+    force: bool = typer.Option(False, "--force", help="Replace an earlier run in --out."),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
     """Measure how exploitable a heads-up agent is with local best response (LBR).
@@ -55,13 +69,23 @@ def lbr_command(
     if block < 1:
         raise OptionError(f"invalid --block {block}: expected at least 1")
     settings = LBRSettings(actions, parse_streets(streets))  # type: ignore[arg-type]
+    run = {"agent": agent, "hands": hands, "actions": settings.actions.value,
+           "streets": sorted(settings.streets), "seed": seed, "block": block,
+           "mirror": mirror}
+    if out is not None:
+        _claim(out, run, resume=resume, force=force)
+    elif resume:
+        raise OptionError("--resume needs --out: the folder of the run to go on with")
     per_deal = 4 if mirror else 2
     total = per_deal * ((hands + per_deal - 1) // per_deal)
     runner = open_backend(backend, workers, address)
     with runner, hands_progress(total, f"lbr {settings.label}", enabled=not as_json) as advance:
         result = run_lbr(agent, hands, settings, seed=seed, backend=runner, block=block,
-                         mirror=mirror, on_progress=advance)
+                         mirror=mirror, on_progress=advance,
+                         journal=None if out is None else out / "blocks.jsonl")
     data = result.to_json()
+    if out is not None:
+        (out / "results.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     if as_json:
         print(json.dumps(data))
         return
@@ -75,3 +99,30 @@ def lbr_command(
           f"seat 1 (big blind): {result.seat_mbb[1]:.1f} mbb/game")
     for note in result.notes:
         print(f"  note: the agent's range is approximate: {note}")
+
+
+def _claim(out: Path, run: dict[str, Any], *, resume: bool, force: bool) -> None:
+    """Make ``out`` ready for this run (see ``--out``, ``--resume``, ``--force``)."""
+    from checkraise.arena.outfolder import OutFolderError, claim_out_folder
+
+    if resume and force:
+        raise OptionError("--resume keeps the run in --out, --force replaces it: choose one")
+    if resume:
+        try:
+            earlier = json.loads((out / "run.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise OutFolderError(f"cannot resume {out}: no readable run.json ({exc!r}); "
+                                 "expected the --out of an earlier checkraise lbr") from None
+        # more (or fewer) hands: the blocks of the deals both cover are kept
+        differ = [k for k in run if k != "hands" and earlier.get(k) != run[k]]
+        if differ:
+            diff = ", ".join(f"{k} {earlier.get(k)!r} there, {run[k]!r} here" for k in differ)
+            raise OutFolderError(f"cannot resume {out}: its run differs ({diff})")
+        (out / "run.json").write_text(json.dumps(run) + "\n", encoding="utf-8")
+        return
+    if (out / "run.json").is_file() and not force:
+        raise OutFolderError(f"--out {out} holds an earlier checkraise lbr run: --resume goes "
+                             "on with it, --force replaces it")
+    claim_out_folder(out, LBR_FILES, re.compile(r"(?!)"), force=force, command="lbr")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "run.json").write_text(json.dumps(run) + "\n", encoding="utf-8")

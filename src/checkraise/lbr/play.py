@@ -11,9 +11,11 @@ of workers nor on how the deals are cut into work items.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -37,6 +39,7 @@ __all__ = [
     "LBRResult",
     "draw_deal",
     "lbr_config",
+    "load_blocks",
     "make_items",
     "play_deal",
     "play_hand",
@@ -316,6 +319,56 @@ class LBRResult:
         }
 
 
+class _BlockJournal:
+    """Appends finished blocks to a JSON-lines file (``None``: writes nothing), each
+    line flushed at once."""
+
+    def __init__(self, path: Path | None) -> None:
+        self._file = None if path is None else open(path, "a+", encoding="utf-8")  # noqa: SIM115
+        if self._file is not None and self._file.tell() > 0:
+            self._file.seek(self._file.tell() - 1)
+            if self._file.read(1) != "\n":  # a line cut short by a kill: end it there
+                self._file.write("\n")
+
+    def write(self, item: LBRItem, result: ItemResult) -> None:
+        if self._file is None:
+            return
+        row = {"item": asdict(item), "deals": [[d.seat0, d.seat1, d.luck0, d.luck1]
+                                               for d in result.deals],
+               "inexact": list(result.inexact), "range_resets": result.range_resets,
+               "lbr_decisions": result.lbr_decisions}
+        self._file.write(json.dumps(row) + "\n")
+        self._file.flush()
+
+    def __enter__(self) -> _BlockJournal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._file is not None:
+            self._file.close()
+
+
+def load_blocks(path: Path, items: list[LBRItem]) -> dict[int, ItemResult]:
+    """The results in ``path`` of the blocks among ``items`` (by index); a line cut
+    short, or of another run's block, is left out (that block is played again)."""
+    index = {json.dumps(asdict(item), sort_keys=True): i for i, item in enumerate(items)}
+    done: dict[int, ItemResult] = {}
+    if not path.exists():
+        return done
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+            i = index.get(json.dumps(row["item"], sort_keys=True))
+            deals = tuple(DealResult(*(float(x) for x in d)) for d in row["deals"])
+            if i is None or len(deals) != items[i].count * (2 if items[i].mirror else 1):
+                continue
+            done[i] = ItemResult(deals, tuple(str(n) for n in row["inexact"]),
+                                 int(row["range_resets"]), int(row["lbr_decisions"]))
+        except (ValueError, KeyError, TypeError):
+            continue
+    return done
+
+
 def run_lbr(
     agent: str,
     hands: int,
@@ -327,17 +380,35 @@ def run_lbr(
     block: int = DEFAULT_BLOCK,
     mirror: bool = False,
     on_progress: Callable[[int], None] | None = None,
+    journal: Path | None = None,
 ) -> LBRResult:
     """LBR against ``agent`` over ``ceil(hands / 2)`` duplicate deals; mbb/game with its 95% CI.
 
     ``mirror`` also plays every deal with the two hole-card pairs exchanged (four
     hands per drawn deal): where both players would check a hand down, its
     showdown luck then cancels exactly; the interval's unit is then the drawn deal.
+
+    ``journal`` (a JSON-lines file) gets each block of deals as it finishes, and the
+    blocks already in it are not played again: a killed run goes on where it
+    stopped, and ends with the result of an uninterrupted one (the deals are seeded
+    one by one).
     """
     make_agent(agent, seed=0)  # a bad spec fails here, before any worker starts
     items = make_items(agent, hands, settings, seed=seed, block=block, mirror=mirror)
     results: dict[int, ItemResult] = {}
-    resolve_backend(backend, workers).run(run_item, items, results.__setitem__, on_progress)
+    if journal is not None:
+        results.update(load_blocks(journal, items))
+        if on_progress is not None and results:
+            on_progress(sum((4 if mirror else 2) * items[i].count for i in results))
+    todo = [i for i in range(len(items)) if i not in results]
+    with _BlockJournal(journal) as log:
+
+        def keep(k: int, result: ItemResult) -> None:
+            results[todo[k]] = result
+            log.write(items[todo[k]], result)
+
+        resolve_backend(backend, workers).run(run_item, [items[i] for i in todo], keep,
+                                              on_progress)
     ordered = [results[i] for i in range(len(items))]
     deals = [d for r in ordered for d in r.deals]
     notes = sorted({n for r in ordered for n in r.inexact})
