@@ -227,17 +227,17 @@ def play_rotation(
             log.write(hand, names)
             payoffs.append([hand.payoffs[seat_of[i]] for i in range(n)])
             expected = allin_payoffs(hand.state)
-            mine = None if expected is None else [expected[seat_of[i]] for i in range(n)]
-            adjusted.append(payoffs[-1] if mine is None else mine)
-            adjusted_hands += mine is not None
+            allin_row = None if expected is None else [expected[seat_of[i]] for i in range(n)]
+            adjusted.append(payoffs[-1] if allin_row is None else allin_row)
+            adjusted_hands += allin_row is not None
             lucky = luck_payoffs(hand.state)
-            ours = None if lucky is None else [lucky[seat_of[i]] for i in range(n)]
-            luck.append([float(v) for v in payoffs[-1]] if ours is None else ours)
-            luck_hands += ours is not None
+            luck_row = None if lucky is None else [lucky[seat_of[i]] for i in range(n)]
+            luck.append([float(v) for v in payoffs[-1]] if luck_row is None else luck_row)
+            luck_hands += luck_row is not None
             decisions = [hand.decisions[seat_of[i]] for i in range(n)]
             for i in range(n):
                 actions[i].record_hand(decisions[i])
-            journal.write(h, payoffs[-1], mine, ours, decisions)
+            journal.write(h, payoffs[-1], allin_row, luck_row, decisions)
             if progress is not None and (h + 1) % 50 == 0:
                 progress(50)
     if progress is not None and config.hands % 50:
