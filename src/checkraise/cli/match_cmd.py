@@ -26,7 +26,7 @@ MATCH_LOGS = re.compile(r"rotation-\d+\.(?:log|txt|jsonl)|match\.json")
 class OptionError(CheckraiseError):
     """A command-line option outside its range."""
 
-__all__ = ["check_workers", "match_command", "parse_blinds"]
+__all__ = ["check_workers", "match_command", "parse_blinds", "seat_agents"]
 
 
 def parse_blinds(text: str) -> tuple[int, int]:
@@ -35,6 +35,20 @@ def parse_blinds(text: str) -> tuple[int, int]:
     if not sep or not small.strip().isdigit() or not big.strip().isdigit():
         raise OptionError(f"invalid blinds {text!r}: expected SMALL/BIG, e.g. 50/100")
     return int(small), int(big)
+
+
+def seat_agents(agents: list[str], blinds: str, workers: int, command: str,
+                ) -> tuple[tuple[str, ...], int, int]:
+    """The agent specs, small and big blind of a ``command`` that seats bots, with
+    ``--workers`` checked; a human seat is refused (no terminal in the workers)."""
+    from checkraise.agents.base import split_agent_specs
+    from checkraise.arena.match import refuse_interactive
+
+    check_workers(workers)
+    small, big = parse_blinds(blinds)
+    specs = tuple(split_agent_specs(agents))
+    refuse_interactive(specs, command)
+    return specs, small, big
 
 
 def check_workers(workers: int) -> int:
@@ -132,19 +146,14 @@ def _play(agents: list[str] | None, hands: int, seed: int, stack: int, blinds: s
           rules: RuleSet, duplicate: bool, workers: int, backend: str, address: str | None,
           out: Path | None, force: bool, as_json: bool) -> tuple[dict[str, Any], RingResult]:
     """Play the match; its results as JSON and as the result."""
-    from checkraise.agents.base import split_agent_specs
     from checkraise.arena.journal import MATCH_FILE
-    from checkraise.arena.match import refuse_interactive
     from checkraise.arena.outfolder import claim_out_folder
     from checkraise.arena.ring import RingConfig, play_ring
 
     if not agents:
         raise OptionError("no agents: expected two agent specs (or up to 10), e.g. equity "
                           "call (or --recover with --out)")
-    check_workers(workers)
-    small, big = parse_blinds(blinds)
-    specs = tuple(split_agent_specs(agents))
-    refuse_interactive(specs, "match")
+    specs, small, big = seat_agents(agents, blinds, workers, "match")
     config = RingConfig(specs, hands, stack, small, big, rules, duplicate)
     runner = open_backend(backend, workers, address)
     if out is not None:

@@ -14,7 +14,7 @@ from checkraise.cli.main import app
 if TYPE_CHECKING:
     from checkraise.arena.series import SeriesResult
 from checkraise.cli._progress import hands_progress
-from checkraise.cli.match_cmd import check_workers, parse_blinds
+from checkraise.cli.match_cmd import seat_agents
 
 __all__ = ["print_standings", "tournament_command"]
 
@@ -78,8 +78,6 @@ def tournament_command(
     frequencies, with charts. Results do not depend on --workers or --backend.
     """
     # Everything is checked before the progress bar or any file appears.
-    from checkraise.agents.base import split_agent_specs
-    from checkraise.arena.match import refuse_interactive
     from checkraise.arena.series import (
         OutFolderError,
         SeriesError,
@@ -93,10 +91,7 @@ def tournament_command(
         raise OutFolderError("--resume keeps the run in --out, --force replaces it: choose one")
     if repeat < 1:
         raise SeriesError(f"invalid --repeat {repeat}: expected at least 1 tournament")
-    check_workers(workers)
-    small, big = parse_blinds(blinds)
-    specs = tuple(split_agent_specs(agents))
-    refuse_interactive(specs, "tournament")
+    specs, small, big = seat_agents(agents, blinds, workers, "tournament")
     config = TournamentConfig(specs, hands, small, big, chips, rebuys, rebuy_chips)
     runner = open_backend(backend, workers, address)
     if out is not None:
