@@ -102,37 +102,44 @@ class Journal:
         self.close()
 
 
-def _read_rotation(path: Path, rotation: int, players: int,
-                   limit: int | None = None) -> RotationResult:
-    """The hands of ``path`` in order (at most ``limit``), up to the first line that is
-    torn or out of place."""
-    from checkraise.arena.ring import RotationResult
+_Hand = tuple[list[Any], list[Any] | None, list[float] | None, list[ActionCounts]]
 
-    result = RotationResult(rotation, [], [ActionCounts() for _ in range(players)])
+
+def _read_hands(path: Path, players: int) -> list[_Hand]:
+    """The hands of ``path`` in order (chips, adjusted and luck adjusted chips or None,
+    decisions), up to the first line that is torn or out of place."""
+    hands: list[_Hand] = []
     if not path.exists():
-        return result
+        return hands
     for h, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
-        if h == limit:
-            break
         try:
             row: dict[str, Any] = json.loads(line)
             if row["hand"] != h or len(row["payoffs"]) != players:
                 break
             payoffs = [_read_chips(v) for v in row["payoffs"]]
-            adjusted = (payoffs if row["adjusted"] is None
+            adjusted = (None if row["adjusted"] is None
                         else [_read_chips(v) for v in row["adjusted"]])
-            luck = ([float(v) for v in payoffs] if row["luck"] is None
-                    else [float(v) for v in row["luck"]])
+            luck = None if row["luck"] is None else [float(v) for v in row["luck"]]
             counts = [ActionCounts() for _ in range(players)]
             for i, player in enumerate(row["decisions"]):
                 counts[i].record_hand((int(r), str(k), int(c)) for r, k, c in player)
         except (ValueError, KeyError, TypeError, IndexError):
             break  # the hand being written when the match was killed
+        hands.append((payoffs, adjusted, luck, counts))
+    return hands
+
+
+def _rotation(hands: list[_Hand], rotation: int, players: int) -> RotationResult:
+    """A rotation's result from its hands (as :func:`_read_hands` gives them)."""
+    from checkraise.arena.ring import RotationResult
+
+    result = RotationResult(rotation, [], [ActionCounts() for _ in range(players)])
+    for payoffs, adjusted, luck, counts in hands:
         result.payoffs.append(payoffs)
-        result.adjusted.append(adjusted)
-        result.adjusted_hands += row["adjusted"] is not None
-        result.luck.append(luck)
-        result.luck_hands += row["luck"] is not None
+        result.adjusted.append(payoffs if adjusted is None else adjusted)
+        result.adjusted_hands += adjusted is not None
+        result.luck.append([float(v) for v in payoffs] if luck is None else luck)
+        result.luck_hands += luck is not None
         for i in range(players):
             result.actions[i].add(counts[i])
     return result
@@ -160,10 +167,11 @@ def recover(folder: Path) -> tuple[RingResult, int]:
         raise JournalError(f"{folder / MATCH_FILE}: {exc!r}; expected what checkraise "
                            "match writes there") from None
     n = len(config.agents)
-    paths = {r: folder / f"rotation-{r}.jsonl" for r in range(config.num_rotations)}
-    deals = min(len(_read_rotation(path, r, n).payoffs) for r, path in paths.items())
+    hands = {r: _read_hands(folder / f"rotation-{r}.jsonl", n)
+             for r in range(config.num_rotations)}
+    deals = min(len(h) for h in hands.values())
     if deals == 0:
         raise JournalError(f"{folder}: no deal was finished in every seating; nothing to "
                            "recover")
-    rotations = {r: _read_rotation(path, r, n, deals) for r, path in paths.items()}
+    rotations = {r: _rotation(h[:deals], r, n) for r, h in hands.items()}
     return combine_rotations(replace(config, hands=deals), seed, rotations), config.hands
