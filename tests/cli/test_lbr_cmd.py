@@ -74,6 +74,9 @@ def test_a_killed_run_resumes_to_the_uninterrupted_result(
     # more hands: only the new blocks are played, and the result is the longer run's
     assert _lbr(capsys, "-n", "200", "--out", str(out), "--resume") == whole
     assert len(blocks.read_text().splitlines()) == 7 + 4
+    # fewer: the shorter run's figure from the blocks already there, none played
+    assert _lbr(capsys, "-n", "80", "--out", str(out), "--resume") == _lbr(capsys, "-n", "80")
+    assert len(blocks.read_text().splitlines()) == 7 + 4
 
 
 def test_an_lbr_folder_is_resumed_only_by_the_same_run(

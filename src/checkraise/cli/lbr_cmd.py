@@ -45,7 +45,8 @@ def lbr_command(
         "finishes) and results.json."),
     resume: bool = typer.Option(
         False, "--resume", help="Go on with the run in --out (the same options; --hands may "
-        "grow): the blocks it finished are not played again."),
+        "grow, or shrink to read a figure from the blocks finished so far): the blocks it "
+        "finished are not played again."),
     force: bool = typer.Option(False, "--force", help="Replace an earlier run in --out."),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
