@@ -63,6 +63,10 @@ def test_polarised_river_matches_the_closed_form(percent: int) -> None:
     assert facing.labels == ("f", "c")
     call = facing.frequencies[1]
     assert call == pytest.approx(POT / (POT + bet), abs=2e-4)
+    # Below the root a report reads the ranges that reach the node: QQ beats exactly
+    # the bluffs among OOP's bets, and every hand he checks (air only).
+    assert facing.equity == pytest.approx(np.full(6, bet / (POT + 2 * bet)), abs=2e-4)
+    assert solver.report("x").equity == pytest.approx(np.ones(6), abs=1e-4)
 
     value = NUTS_SHARE * (POT + bet * POT / (POT + bet))
     v_oop, v_ip = solver.expected_values()

@@ -40,6 +40,7 @@ FloatArray = npt.NDArray[np.float64]
 SOLVER_ALGORITHMS = ("dcfr", "cfr+")
 PRECISIONS = ("float32", "float64")
 
+_LockTables = tuple[tuple[np.ndarray, np.ndarray], ...]
 _Tables = tuple[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any]
 """The tree, hand and buffer arrays every kernel walk takes, in its argument order."""
 
@@ -266,7 +267,7 @@ class SpotSolver:
         self.regret = tuple(np.zeros(self.tree.storage[p], dtype) for p in range(2))
         self.cum = tuple(np.zeros(self.tree.storage[p], dtype) for p in range(2))
         self._locks: dict[int, dict[int, tuple[np.ndarray, np.ndarray]]] = {}
-        self._lock_tables = _empty_locks()
+        self._lock_cache: _LockTables | None = None
         slots = max(1, self._slots.size)
         width = max(self.hands)
         self._task_reach = np.zeros((slots, 2, width))
@@ -355,6 +356,13 @@ class SpotSolver:
         return buffers + tables + sum(a.nbytes for a in self.seq)
 
     # ------------------------------------------------------------------ walking
+    @property
+    def _lock_tables(self) -> _LockTables:
+        """The locks as the kernels read them (built on first use after a change)."""
+        if self._lock_cache is None:
+            self._lock_cache = _build_lock_tables(self._locks, self.hands)
+        return self._lock_cache
+
     def _args(self) -> _Tables:
         t = self._lock_tables
         return (
@@ -717,7 +725,7 @@ class SpotSolver:
         return exploit
 
     # ------------------------------------------------------------------ reading
-    def locate(self, line: str) -> Located:
+    def locate(self, line: str, reaches: bool = True) -> Located:
         """The node, runout and both players' reach at the end of an action line.
 
         Card tokens deal the turn and river: ``"b30 c Kd x b50"`` is OOP bets 30, IP
@@ -725,6 +733,8 @@ class SpotSolver:
         follow the average strategies (locked hands their locks). With suit
         isomorphism a card may lead to the stored game of another suit: the result
         is in that stored game's terms, and ``perm`` maps each player's hands to it.
+        With ``reaches=False`` the reaches are not followed through the actions (only
+        the cards), for callers that want the node alone.
         """
         tree = self.tree
         node, bases, turn, river = 0, [0, 0], -1, -1
@@ -759,9 +769,10 @@ class SpotSolver:
                 node = int(tree.child_start[node])
                 continue
             child = tree.step(node, token, line)
-            actor = int(tree.player[node])
-            sigma = self._strategy_block(node, bases[actor], actor, average=True)
-            reach[actor] = reach[actor] * sigma[child - int(tree.child_start[node])]
+            if reaches:
+                actor = int(tree.player[node])
+                sigma = self._strategy_block(node, bases[actor], actor, average=True)
+                reach[actor] = reach[actor] * sigma[child - int(tree.child_start[node])]
             node = child
         perm = tuple(self._hand_map(p, suit_map) for p in range(2))
         return Located(node, (bases[0], bases[1]), turn, river, dealt, tuple(board),
@@ -800,8 +811,8 @@ class SpotSolver:
                       average, t[0][actor], t[1][actor], t[2][actor], t[3][actor], out)
         return out
 
-    def _decision(self, line: str) -> Located:
-        at = self.locate(line)
+    def _decision(self, line: str, reaches: bool = True) -> Located:
+        at = self.locate(line, reaches)
         kind = self.tree.kind[at.node]
         if kind != DECISION:
             where = "a card is dealt next" if kind == CHANCE else "the hand is over"
@@ -822,7 +833,7 @@ class SpotSolver:
         combos : int array or None
             The combo indices to lock (default: every hand the actor holds).
         """
-        at = self._decision(line)
+        at = self._decision(line, reaches=False)
         actor = int(self.tree.player[at.node])
         count = int(self.tree.child_count[at.node])
         probs = np.asarray(strategy, np.float64)
@@ -843,7 +854,7 @@ class SpotSolver:
         mask = np.empty(mine.size, np.bool_)
         mask[at.perm[actor]] = np.isin(mine, chosen)
         self._locks.setdefault(actor, {})[block] = (mask, np.ascontiguousarray(rows.T).ravel())
-        self._lock_tables = _lock_tables(self._locks, self.hands)
+        self._lock_cache = None  # rebuilt when next read: locking many nodes stays linear
 
     def lock_state(self) -> dict[int, dict[int, tuple[np.ndarray, np.ndarray]]]:
         """The locks as ``{player: {block start: (hand mask, [action, hand] values)}}``."""
@@ -860,7 +871,7 @@ class SpotSolver:
                 ):
                     raise ConfigError(f"lock at block {block} of player {p} does not fit this spot")
         self._locks = {p: dict(table) for p, table in locks.items()}
-        self._lock_tables = _lock_tables(self._locks, self.hands)
+        self._lock_cache = None
 
     @property
     def gadget_buffers(self) -> tuple[FloatArray, FloatArray]:
@@ -879,7 +890,7 @@ class SpotSolver:
     def unlock(self) -> None:
         """Remove every lock."""
         self._locks = {}
-        self._lock_tables = _empty_locks()
+        self._lock_cache = None
 
     def report(self, line: str = "") -> NodeReport:
         """Strategy, EV and equity of every hand of the actor at ``line``."""
@@ -931,7 +942,7 @@ class SpotSolver:
 
     def strategy_at(self, line: str, average: bool = True) -> tuple[tuple[str, ...], FloatArray]:
         """The action labels and the ``[hand, action]`` strategy of the actor at ``line``."""
-        at = self._decision(line)
+        at = self._decision(line, reaches=False)
         actor = int(self.tree.player[at.node])
         out = self._strategy_block(at.node, at.bases[actor], actor, average)
         labels = tuple(self.tree.labels[c] for c in self.tree.children(at.node))
@@ -1057,7 +1068,7 @@ def _node_table(tree: SpotTree) -> np.ndarray:
     return table
 
 
-def _lock_tables(
+def _build_lock_tables(
     locks: dict[int, dict[int, tuple[np.ndarray, np.ndarray]]], hands: tuple[int, int]
 ) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
     starts, offsets, masks, values = [], [], [], []
@@ -1074,11 +1085,3 @@ def _lock_tables(
                       if blocks else np.zeros(0, np.float64))
     return ((starts[0], starts[1]), (offsets[0], offsets[1]), (masks[0], masks[1]),
             (values[0], values[1]))
-
-
-def _empty_locks() -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-    starts = (np.zeros(0, np.int64), np.zeros(0, np.int64))
-    offsets = (np.zeros(0, np.int64), np.zeros(0, np.int64))
-    masks = (np.zeros(0, np.bool_), np.zeros(0, np.bool_))
-    values = (np.zeros(0, np.float64), np.zeros(0, np.float64))
-    return (starts, offsets, masks, values)
