@@ -19,7 +19,7 @@ from checkraise.agents.resolve import ResolveAgent
 from checkraise.agents.subgame import (
     Subgame,
     _labels_and_sizes,
-    blueprint_river,
+    blueprint_street,
     locked_solver,
     street_start,
 )
@@ -103,7 +103,7 @@ def test_an_action_no_hand_takes_leaves_the_range_as_it_was() -> None:
 
 def _river_observation(seed: int) -> tuple[Observation, tuple[int, ...]] | None:
     """Blueprint against blueprint up to the first river decision, or None."""
-    found = blueprint_river(seed, CONFIG)
+    found = blueprint_street(seed, CONFIG)
     if found is None:
         return None
     obs, holes = found
@@ -416,3 +416,83 @@ def test_depth_mode_from_the_flop_plays_legally(river_network: str, turn_network
                         f"turn_values={turn_network},seconds=0.5,accuracy=5,iterations=20",
                         "random:pfold=0.02,praise=0.3", hands=6, seed=5, workers=1)
     assert len(result.deal_chips) == 6
+
+
+def test_a_locked_turn_spot_reads_the_blueprint_on_every_river_card() -> None:
+    """``locked_solver`` walks a spot that runs past its street through each card that
+    can come: a river node is locked to what the blueprint plays there, read from an
+    engine hand built here by hand with that card and the bets in chips."""
+    from dataclasses import replace
+
+    from checkraise.agents.subgame import TURN_SIZES, _spot, blueprint_rows_for
+    from checkraise.cards import format_cards, parse_card
+    from checkraise.solvers.spot.config import BetSizes
+
+    obs, _ = _turn_observation(4)
+    start = street_start(obs)
+    assert not start.actions and start.base[0] == start.base[1]
+    spot = _spot(start, [[], []], [[], []], 2, TURN_SIZES, 2)
+    river = BetSizes(bet=(50.0, 100.0, 250.0), raise_=(100.0,), allin=True)
+    spot = replace(spot, sizes=(spot.sizes[0], spot.sizes[1], (river, river)))
+    readers = (BlueprintAgent(file="small", seed=1), BlueprintAgent(file="small", seed=1))
+    for s, reader in enumerate(readers):
+        reader.begin_hand(s, CONFIG, (0, 1), 4)
+    bet = round(0.5 * start.pot)  # half the pot on the turn, called
+    river_bet = round(1.0 * (start.pot + 2 * bet))  # then the pot on the river
+    cards = [c for c in (parse_card("2c"), parse_card("Ah"), parse_card("Td"))
+             if c not in start.board]
+    wanted = {f"b{bet} c {format_cards((c,))} b{river_bet}" for c in cards}
+    wanted |= {f"b{bet} c {format_cards((c,))}" for c in cards}
+    reads = blueprint_rows_for(start, readers, (0, 1))
+    seen: list[str] = []
+
+    def rows_for(tree: Any, node: int, line: list[str], actor: int, state: Any) -> Any:
+        if " ".join(line) not in wanted:
+            return None
+        seen.append(" ".join(line))
+        return reads(tree, node, line, actor, state)
+
+    reach = (np.ones(NUM_COMBOS), np.ones(NUM_COMBOS))
+    solver = locked_solver(spot, reach, start, rows_for)
+    assert sorted(seen) == sorted(wanted)
+    oop = start.oop_seat
+    history = [a for _, _, a in obs.history]
+    for card in cards:
+        # the hand by hand: the turn bet and call, the card, the river bet, in chips
+        state = State(CONFIG, hole_cards=[None, None], board=(*start.board, card), seed=0)
+        for action in history:
+            state.step(action)
+        before = state.contributions[oop]
+        state.step(Action.raise_to(before + bet))
+        state.step(Action.call())
+        assert state.round == 3 and state.board[4] == card
+        for line, seat in ((f"b{bet} c {format_cards((card,))}", oop),
+                           (f"b{bet} c {format_cards((card,))} b{river_bet}", 1 - oop)):
+            if seat != oop:
+                state.step(Action.raise_to(before + bet + river_bet))
+            hap = readers[seat].action_probabilities(state.observation(seat))
+            names, rows = solver.strategy_at(line)
+            combos = solver.combos[0 if seat == oop else 1]
+            live = ~np.isin(COMBO_CARDS[combos], card).any(axis=1)  # the card not in hand
+            combos, rows = combos[live], rows[live]
+            kinds = [a.kind for a in hap.actions]
+            passive = names.index("c") if "c" in names else names.index("x")
+            np.testing.assert_allclose(rows[:, passive],
+                                       hap.probs[combos, kinds.index(ActionKind.CHECK_CALL)],
+                                       atol=1e-9)
+            if "f" in names:
+                np.testing.assert_allclose(rows[:, names.index("f")],
+                                           hap.probs[combos, kinds.index(ActionKind.FOLD)],
+                                           atol=1e-9)
+            else:  # the blueprint's pot-sized river bet, in chips, is the tree's
+                pot_bet = hap.actions.index(Action.raise_to(before + bet + river_bet))
+                np.testing.assert_allclose(rows[:, names.index(f"b{river_bet}")],
+                                           hap.probs[combos, pot_bet], atol=1e-9)
+
+
+def test_a_street_the_blueprint_plays_has_no_subgame() -> None:
+    obs, hole = _turn_observation(4)
+    bot = ResolveAgent(mode="safe", seed=1)
+    bot.begin_hand(obs.seat, CONFIG, hole, 4)
+    with pytest.raises(ConfigError, match="mode='safe' plays the turn by its blueprint"):
+        bot.subgame(obs)

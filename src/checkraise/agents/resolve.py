@@ -237,6 +237,15 @@ class ResolveAgent(BaseAgent):
         return observation.round == 3 or (observation.round == 2 and depth) or (
             observation.round == 1 and self.flop == "network")
 
+    def subgame(self, observation: Observation) -> Subgame:
+        """The subgame this bot plays the current street of ``observation`` by (solved
+        now unless the last one still holds the street's line)."""
+        if not self._resolves(observation):
+            street = STREET_NAMES[observation.round]
+            raise ConfigError(f"mode={self.mode!r} plays the {street} by its blueprint; "
+                              "there is no subgame to solve")
+        return self._street(observation)[0]
+
     def _street(self, observation: Observation) -> tuple[Subgame, list[str], bool]:
         """The subgame of this street (re-solved when the line has left the last one's
         tree), the street's labels so far, and whether it was solved now."""

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = ["BOUNDS", "GADGETS", "MODES", "SUBGAME_SIZES", "TURN_SIZES", "StreetStart",
            "Subgame",
-           "blueprint_river", "blueprint_rows_for", "locked_solver", "street_start"]
+           "blueprint_rows_for", "blueprint_street", "locked_solver", "street_start"]
 
 FloatArray = npt.NDArray[np.float64]
 MODES = ("unsafe", "safe")
@@ -94,20 +94,19 @@ def street_start(observation: Observation, street: int | None = None) -> StreetS
         state.step(history[i][2])
         i += 1
     start = state.copy()
-    antes = [min(cfg.ante, s) for s in cfg.stacks]
     contrib = state.contributions
-    base = (contrib[0] - antes[0], contrib[1] - antes[1])
+    base = _street_base(state)
     stack = min(cfg.stacks[s] - contrib[s] for s in range(2))
     oop = 1 - cfg.button
     actions = tuple((seat, action) for seat, rnd, action in history[i:] if rnd == street)
     return StreetStart(start, board, int(sum(contrib)), base, int(stack), oop, actions)
 
 
-def blueprint_river(deal: int, config: TableConfig | None = None,
-                    ) -> tuple[Observation, tuple[tuple[int, ...], ...]] | None:
-    """The first river decision of the shipped ``small`` blueprint (``resolve``'s)
-    playing itself on ``deal`` (cards and bots seeded by it) and both hands; None if the
-    hand ends before."""
+def blueprint_street(deal: int, config: TableConfig | None = None, street: int = 3,
+                     ) -> tuple[Observation, tuple[tuple[int, ...], ...]] | None:
+    """The first decision on ``street`` (default the river) of the shipped ``small``
+    blueprint (``resolve``'s) playing itself on ``deal`` (cards and bots seeded by it)
+    and both hands; None if the hand ends before."""
     from checkraise.agents.blueprint import BlueprintAgent
     from checkraise.engine import State, TableConfig
 
@@ -116,11 +115,11 @@ def blueprint_river(deal: int, config: TableConfig | None = None,
     state = State(cfg, seed=deal)
     for s in range(2):
         bots[s].begin_hand(s, cfg, state.hole_cards[s], deal)
-    while not state.is_terminal and state.round < 3:
+    while not state.is_terminal and state.round < street:
         p = state.current_player
         assert p is not None
         state.step(bots[p].act(state.observation(p)))
-    if state.is_terminal or state.current_player is None:
+    if state.is_terminal or state.current_player is None or state.round != street:
         return None
     return state.observation(state.current_player), state.hole_cards
 
@@ -377,19 +376,39 @@ def locked_solver(spot: Any, reach: tuple[FloatArray, FloatArray], start: Street
                   rows_for: RowsFor) -> SpotSolver:
     """A solver of ``spot`` from ``reach`` whose decision nodes are locked to ``rows_for``.
 
-    ``rows_for`` gets the tree, each decision node, its line of labels, its actor (spot
-    player) and an engine state at the node (stand-in hole cards), and returns the
-    actor's ``(1326, actions)`` strategy there, or None to leave the node to the solver.
+    ``rows_for`` gets the tree, each decision node, its line of labels (with the card of
+    each later street, as :meth:`~checkraise.solvers.spot.SpotSolver.lock` reads lines),
+    its actor (spot player) and an engine state at the node (stand-in hole cards, the
+    line's board), and returns the actor's ``(1326, actions)`` strategy there, or None to
+    leave the node to the solver. A spot that runs past its street is walked through
+    every card that can come.
     """
+    from checkraise.cards import format_cards
+    from checkraise.engine import State
     from checkraise.solvers.spot import SpotSolver
-    from checkraise.solvers.spot.tree import DECISION
+    from checkraise.solvers.spot.tree import CHANCE, DECISION
 
     solver = SpotSolver(spot, reach=reach, precision="float64", isomorphism=False)
     tree = solver.tree
+    cfg = start.state.config
     seats = (start.oop_seat, 1 - start.oop_seat)
-    stack: list[tuple[int, list[str], State]] = [(0, [], start.state.copy())]
+    Entry = tuple[int, list[str], State, tuple[int, ...], tuple[int, int]]
+    stack: list[Entry] = [(0, [], start.state.copy(), start.board, start.base)]
     while stack:
-        node, line, state = stack.pop()
+        node, line, state, board, base = stack.pop()
+        if tree.kind[node] == CHANCE:
+            # the next street from every card not on the board: the hand replayed on it
+            history = [action for _, _, action in state.observation(0).history]
+            for card in range(52):
+                if card in board:
+                    continue
+                dealt = (*board, card)
+                nxt = State(cfg, hole_cards=[None, None], board=dealt, seed=0)
+                for action in history:
+                    nxt.step(action)
+                stack.append((int(tree.child_start[node]), [*line, format_cards((card,))],
+                              nxt, dealt, _street_base(nxt)))
+            continue
         if tree.kind[node] != DECISION:
             continue
         actor = int(tree.player[node])
@@ -400,9 +419,16 @@ def locked_solver(spot: Any, reach: tuple[FloatArray, FloatArray], start: Street
         for child in tree.children(node):
             label = tree.labels[child]
             nxt = state.copy()
-            nxt.step(_label_action(label, start.base[seat], nxt.observation(seat)))
-            stack.append((child, [*line, label], nxt))
+            nxt.step(_label_action(label, base[seat], nxt.observation(seat)))
+            stack.append((child, [*line, label], nxt, board, base))
     return solver
+
+
+def _street_base(state: State) -> tuple[int, int]:
+    """Each seat's raise-to chips (antes out) of a state at its street's start."""
+    cfg = state.config
+    contrib = state.contributions
+    return (contrib[0] - min(cfg.ante, cfg.stacks[0]), contrib[1] - min(cfg.ante, cfg.stacks[1]))
 
 
 def blueprint_rows_for(start: StreetStart, readers: tuple[BlueprintAgent, BlueprintAgent],
@@ -416,8 +442,9 @@ def blueprint_rows_for(start: StreetStart, readers: tuple[BlueprintAgent, Bluepr
         if actor not in players:
             return None
         seat = seats[actor]
-        return _blueprint_rows(readers[seat], state.observation(seat), tree, node,
-                               start.base[seat])
+        obs = state.observation(seat)
+        base = start.base if obs.round == start.state.round else street_start(obs).base
+        return _blueprint_rows(readers[seat], obs, tree, node, base[seat])
 
     return rows_for
 
