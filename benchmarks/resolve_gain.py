@@ -1,4 +1,4 @@
-"""What river re-solving gains against the blueprint, in expectation over the hands.
+"""What re-solving gains against the blueprint, in expectation over the hands.
 
 ``resolve`` plays its blueprint until the river, so against the ``blueprint`` bot a
 match differs from blueprint self-play only in the river subgames. This script takes
@@ -11,17 +11,29 @@ gain at that spot; averaged over deals (0 for deals that end before the river) a
 two seats, it is the gain per hand in mbb (a chip is 10 mbb at blinds 50/100). Far less
 noisy than a duplicate match of the same length, which it complements, not replaces.
 
+``--street turn`` does the same for depth-limited turn re-solving (``mode=depth``), one
+variant per leaf evaluator (``depth/network``, ``depth/safe``, ``depth/model``): the
+re-solving seat plays the turn subgame's strategy and then, like his opponent, the
+blueprint on the river (its bets of 50, 100 and 250% of the pot and raises of 100%),
+every river card dealt, against the blueprint playing the turn and river. The turn's
+tree is the re-solve's own (bets of 50 and 100%, raises of 100%); the blueprint's turn
+sizes are mapped onto it for both the opponent and the baseline. It is the turn
+decision's worth with the river played by the blueprint: ``leaf=safe`` assumes just
+that river, ``leaf=network`` a re-solved one, so the measure leans towards ``safe``.
+
 Each deal's figures go to ``--out`` (JSON lines) as they are made; a rerun skips the
 deals already there, so a killed run loses one deal at most.
 
 Run: ``.venv/bin/python benchmarks/resolve_gain.py --deals 200 --seed 170001
---out runs/gain.jsonl [--variants unsafe,safe/cbv/resolve,...]``.
+--out runs/gain.jsonl [--variants unsafe,safe/cbv/resolve,...]``, and
+``--street turn --variants depth/network,depth/safe --iterations 100``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,15 +41,26 @@ import numpy as np
 
 from checkraise.agents.resolve import ResolveAgent
 from checkraise.agents.subgame import (
+    TURN_RAISE_CAP,
+    TURN_SIZES,
     Subgame,
-    blueprint_river,
+    _labels_and_sizes,
+    _spot,
     blueprint_rows_for,
+    blueprint_street,
     locked_solver,
+    street_start,
 )
 from checkraise.engine import TableConfig
+from checkraise.solvers.spot.config import BetSizes
+from checkraise.solvers.spot.tree import DECISION
 
 CONFIG = TableConfig.nolimit(2, stacks=20000)
 VARIANTS = ("unsafe", "safe/cbv/resolve", "safe/cbv/maxmargin", "safe/blueprint/resolve")
+TURN_VARIANTS = ("depth/network", "depth/safe")
+#: The river of a turn evaluation: the ``small`` blueprint's sizes, so that its play maps
+#: onto the tree as it is.
+BLUEPRINT_RIVER = BetSizes(bet=(50.0, 100.0, 250.0), raise_=(100.0,), allin=True)
 
 
 def expected_chips(sub: Subgame, ranges: Any, me: int, readers: Any, ours: bool) -> float:
@@ -58,10 +81,71 @@ def expected_chips(sub: Subgame, ranges: Any, me: int, readers: Any, ours: bool)
     return locked_solver(sub.solver.spot, reach, start, rows_for).expected_values()[mine]
 
 
+def turn_evaluation(start: Any, ranges: Any, readers: Any) -> Any:
+    """A solver of the turn and the river from ``start``, both players locked to the
+    blueprint bot: the re-solve's turn tree, the blueprint's river sizes."""
+    _, bets, raises, raised = _labels_and_sizes(start)
+    spot = _spot(start, bets, raises, max(TURN_RAISE_CAP, raised), TURN_SIZES, 2)
+    sizes = list(spot.sizes)
+    sizes[2] = (BLUEPRINT_RIVER, BLUEPRINT_RIVER)
+    spot = replace(spot, sizes=tuple(sizes))
+    reach = (ranges[start.oop_seat], ranges[1 - start.oop_seat])
+    return locked_solver(spot, reach, start, blueprint_rows_for(start, readers, (0, 1)))
+
+
+def lock_turn(solver: Any, sub: Subgame, mine: int) -> None:
+    """Lock spot player ``mine``'s turn decisions of ``solver`` to ``sub``'s strategy."""
+    tree = solver.tree
+    stack: list[tuple[int, list[str]]] = [(0, [])]
+    while stack:
+        node, line = stack.pop()
+        if tree.kind[node] != DECISION:
+            continue  # the turn's betting is over (or the hand)
+        labels = [tree.labels[c] for c in tree.children(node)]
+        if int(tree.player[node]) == mine:
+            names, rows = sub.strategy(line)
+            assert list(names) == labels, (names, labels)
+            rows[rows.sum(axis=1) == 0, 0] = 1.0
+            solver.lock(" ".join(line), rows)
+        children = zip(tree.children(node), labels, strict=True)
+        stack.extend((c, [*line, label]) for c, label in children)
+
+
+def turn_gains(deal: int, variants: list[str], iterations: int) -> dict[str, Any]:
+    """The gain of each depth-limited variant at this deal's turn, per seat."""
+    found = blueprint_street(deal, CONFIG, street=2)
+    row: dict[str, Any] = {"deal": deal, "reached": found is not None}
+    if found is None:
+        return row
+    obs, holes = found
+    start = street_start(obs)
+    row["pot"] = start.pot
+    solver = None
+    for me in (0, 1):
+        bots = {}
+        for variant in variants:
+            mode, _, leaf = variant.partition("/")
+            bot = ResolveAgent(mode=mode, leaf=leaf, iterations=iterations, seconds=1e9,
+                               seed=deal)
+            bot.begin_hand(me, CONFIG, holes[me], deal)
+            bots[variant] = bot
+        if solver is None:  # one evaluation for both seats: the ranges are public
+            first = bots[variants[0]]
+            solver = turn_evaluation(start, first.ranges(obs), first.readers)
+            blueprint = solver.lock_state()
+        mine = 0 if me == start.oop_seat else 1
+        solver.restore_locks(blueprint)
+        base = solver.expected_values()[mine]
+        for variant, bot in bots.items():
+            lock_turn(solver, bot.subgame(obs), mine)
+            row[f"{variant}@{me}"] = solver.expected_values()[mine] - base
+    return row
+
+
 def deal_gains(deal: int, variants: list[str], iterations: int) -> dict[str, Any]:
     """The gain of each variant at this deal's river, per seat (empty: no river)."""
-    found = blueprint_river(deal, CONFIG)
-    row: dict[str, Any] = {"deal": deal, "river": found is not None}
+    found = blueprint_street(deal, CONFIG)
+    row: dict[str, Any] = {"deal": deal, "reached": found is not None}
     if found is None:
         return row
     obs, holes = found
@@ -85,20 +169,36 @@ def deal_gains(deal: int, variants: list[str], iterations: int) -> dict[str, Any
     return row
 
 
-def summary(rows: list[dict[str, Any]], variants: list[str]) -> list[str]:
+def _reached(row: dict[str, Any]) -> bool:
+    """Whether the deal reached the street (files of river runs before the turn mode
+    say ``river``)."""
+    return bool(row.get("reached", row.get("river")))
+
+
+def summary(rows: list[dict[str, Any]], variants: list[str], street: str = "river") -> list[str]:
     """mbb per hand (mean over deals of the two seats' mean gain) with a 95% interval."""
     out = []
     for variant in variants:
         per_deal = np.array([
-            (r[f"{variant}@0"] + r[f"{variant}@1"]) / 2.0 if r["river"] else 0.0
-            for r in rows if not r["river"] or f"{variant}@0" in r
+            (r[f"{variant}@0"] + r[f"{variant}@1"]) / 2.0 if _reached(r) else 0.0
+            for r in rows if not _reached(r) or f"{variant}@0" in r
         ])
         if per_deal.size < 2:
             continue
         mbb = 10.0 * per_deal
         half = 1.96 * mbb.std(ddof=1) / np.sqrt(mbb.size)
         out.append(f"{variant:<24} {mbb.mean():+8.1f} ± {half:6.1f} mbb/hand over "
-                   f"{mbb.size} deals ({sum(r['river'] for r in rows)} reached the river)")
+                   f"{mbb.size} deals ({sum(_reached(r) for r in rows)} reached the {street})")
+    if len(variants) == 2:  # the two side by side, deal by deal
+        a, b = variants
+        diff = np.array([
+            10.0 * (r[f"{a}@0"] + r[f"{a}@1"] - r[f"{b}@0"] - r[f"{b}@1"]) / 2.0
+            if _reached(r) else 0.0
+            for r in rows if not _reached(r) or (f"{a}@0" in r and f"{b}@0" in r)
+        ])
+        if diff.size >= 2:
+            half = 1.96 * diff.std(ddof=1) / np.sqrt(diff.size)
+            out.append(f"{a} minus {b}: {diff.mean():+8.1f} ± {half:6.1f} mbb/hand")
     return out
 
 
@@ -107,11 +207,15 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--seed", type=int, default=170001, help="first deal")
     parser.add_argument("--iterations", type=int, default=500, help="per re-solve")
-    parser.add_argument("--variants", default=",".join(VARIANTS),
-                        help="mode[/bound[/gadget]], comma-separated")
+    parser.add_argument("--street", choices=("river", "turn"), default="river")
+    parser.add_argument("--variants", default=None,
+                        help="mode[/bound[/gadget]] on the river, depth/leaf on the turn; "
+                             "comma-separated")
     parser.add_argument("--out", type=Path, default=Path("resolve_gain.jsonl"))
     args = parser.parse_args()
-    variants = args.variants.split(",")
+    turn = args.street == "turn"
+    variants = (args.variants or ",".join(TURN_VARIANTS if turn else VARIANTS)).split(",")
+    gains = turn_gains if turn else deal_gains
     done: dict[int, dict[str, Any]] = {}
     if args.out.exists():
         for line in args.out.read_text().splitlines():
@@ -122,14 +226,14 @@ def main() -> None:
         for deal in range(args.seed, args.seed + args.deals):
             if deal in done:
                 continue
-            row = deal_gains(deal, variants, args.iterations)
+            row = gains(deal, variants, args.iterations)
             done[deal] = row
             log.write(json.dumps(row) + "\n")
             log.flush()
             rows = [done[d] for d in sorted(done) if args.seed <= d < args.seed + args.deals]
-            print(f"deal {deal}: " + "; ".join(summary(rows, variants)), flush=True)
+            print(f"deal {deal}: " + "; ".join(summary(rows, variants, args.street)), flush=True)
     rows = [done[d] for d in sorted(done) if args.seed <= d < args.seed + args.deals]
-    print("\n".join(summary(rows, variants)))
+    print("\n".join(summary(rows, variants, args.street)))
 
 
 if __name__ == "__main__":
