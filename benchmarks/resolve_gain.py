@@ -26,7 +26,8 @@ deals already there, so a killed run loses one deal at most.
 
 Run: ``.venv/bin/python benchmarks/resolve_gain.py --deals 200 --seed 170001
 --out runs/gain.jsonl [--variants unsafe,safe/cbv/resolve,...]``, and
-``--street turn --variants depth/network,depth/safe --iterations 100``.
+``--street turn --variants depth/network,depth/safe --iterations 100``; ``--pool
+FILE...`` prints the summary of finished runs together (say, two seeds run side by side).
 """
 
 from __future__ import annotations
@@ -202,6 +203,18 @@ def summary(rows: list[dict[str, Any]], variants: list[str], street: str = "rive
     return out
 
 
+def read_rows(text: str) -> dict[int, dict[str, Any]]:
+    """The deals of a run's file by number (a line torn by a kill is skipped)."""
+    done: dict[int, dict[str, Any]] = {}
+    for line in text.splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        done[int(row["deal"])] = row
+    return done
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--deals", type=int, default=20)
@@ -212,17 +225,21 @@ def main() -> None:
                         help="mode[/bound[/gadget]] on the river, depth/leaf on the turn; "
                              "comma-separated")
     parser.add_argument("--out", type=Path, default=Path("resolve_gain.jsonl"))
+    parser.add_argument("--pool", type=Path, nargs="+", default=None,
+                        help="play nothing: the summary of every deal in these files")
     args = parser.parse_args()
     turn = args.street == "turn"
     variants = (args.variants or ",".join(TURN_VARIANTS if turn else VARIANTS)).split(",")
+    if args.pool:
+        pooled = [row for path in args.pool for row in read_rows(path.read_text()).values()]
+        print("\n".join(summary(pooled, variants, args.street)))
+        return
     gains = turn_gains if turn else deal_gains
-    done: dict[int, dict[str, Any]] = {}
-    if args.out.exists():
-        for line in args.out.read_text().splitlines():
-            if line.strip():
-                row = json.loads(line)
-                done[int(row["deal"])] = row
+    text = args.out.read_text() if args.out.exists() else ""
+    done = read_rows(text)
     with args.out.open("a") as log:
+        if text and not text.endswith("\n"):
+            log.write("\n")  # end a line a kill cut short, so the next deal starts afresh
         for deal in range(args.seed, args.seed + args.deals):
             if deal in done:
                 continue
