@@ -259,3 +259,42 @@ def test_track_staged_reads_preflop_by_the_knowledge_base_and_later_by_the_cnn(
             postflop += 1
             assert min(fake.rounds) >= 1  # the CNN is never asked about a preflop action
     assert postflop >= 3  # ... and is asked about his later ones
+
+
+def test_mix_weights_the_cnn_against_the_knowledge_base_at_his_nodes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _AlwaysCall()
+    monkeypatch.setattr(expert_module, "_cnn_model", lambda: fake)
+    bot = ExpertAgent(seed=2, cnn=True, mix=0.25, track="kb", seconds=0.05, hands=8)
+    knowledge = KnowledgeOpponentModel()
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        state = _random_spot(rng)
+        obs = state.observation(state.current_player)
+        holes = np.array([[0, 1], [12, 25], [30, 47]])
+        want = 0.75 * knowledge.predict(obs, holes)
+        want[:, 1] += 0.25  # the fake CNN puts everything on check/call
+        np.testing.assert_allclose(bot.search.model.predict(obs, holes), want, atol=1e-12)
+    assert bot.model is fake  # the CNN itself is kept, unmixed
+    with pytest.raises(AgentSpecError, match=r"mix=1\.5"):
+        make_agent("expert:mix=1.5", seed=1)
+    with pytest.raises(AgentSpecError, match=r"mix=0\.5 with cnn=false"):
+        make_agent("expert:cnn=false,mix=0.5", seed=1)
+
+
+def test_track_model_reads_his_range_with_the_mixture(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _AlwaysCall()
+    monkeypatch.setattr(expert_module, "_cnn_model", lambda: fake)
+    mixed = ExpertAgent(seed=2, cnn=True, mix=0.0, seconds=0.05, hands=8)
+    knowledge = ExpertAgent(seed=2, cnn=False, seconds=0.05, hands=8)
+    rng = np.random.default_rng(9)
+    seen = 0
+    while seen < 4:
+        state = _random_spot(rng)
+        obs = state.observation(state.current_player)
+        if not any(seat != obs.seat for seat, _, _ in obs.history):
+            continue
+        seen += 1
+        # weight 0 on a CNN that says "always call": exactly the knowledge base's reading
+        np.testing.assert_allclose(mixed.opponent_range(obs), knowledge.opponent_range(obs),
+                                   rtol=1e-12)

@@ -59,8 +59,8 @@ from checkraise.opponents.categories import FLUSH_DRAW, STRAIGHT_DRAW, category_
 if TYPE_CHECKING:
     from checkraise.engine import Observation, TableConfig
 
-__all__ = ["ALL_HOLES", "ExpertAgent", "KnowledgeOpponentModel", "OpponentModel",
-           "StagedOpponentModel", "combo_indices"]
+__all__ = ["ALL_HOLES", "ExpertAgent", "KnowledgeOpponentModel", "MixedOpponentModel",
+           "OpponentModel", "StagedOpponentModel", "combo_indices"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -157,6 +157,27 @@ class StagedOpponentModel:
         return (self.preflop if obs.round == 0 else self.postflop).predict(obs, holes)
 
 
+class MixedOpponentModel:
+    """``weight`` of one model's probabilities plus ``1 - weight`` of another's (``mix=``).
+
+    A learned model is least reliable exactly where the search exploits it most: a hand
+    it wrongly thinks folds becomes a bluff target. Averaging it with the knowledge
+    base's tiers keeps what it learned and pulls its mistakes towards a sane prior.
+    """
+
+    def __init__(self, model: OpponentModel, prior: OpponentModel, weight: float) -> None:
+        self.model = model
+        self.prior = prior
+        self.weight = float(weight)
+
+    def predict(self, obs: Observation, holes: IntArray) -> FloatArray:
+        """``(k, 6)`` class probabilities of the seat to act in ``obs`` for each hand."""
+        w = self.weight
+        out: FloatArray = (w * np.asarray(self.model.predict(obs, holes), dtype=np.float64)
+                           + (1.0 - w) * self.prior.predict(obs, holes))
+        return out
+
+
 def _cnn_model(path: str | None = None) -> OpponentModel:
     """The CNN opponent model in ``path``, or the one shipped as package data (imports
     torch)."""
@@ -193,11 +214,16 @@ class ExpertAgent(BaseAgent):
         Hands drawn from his range for the tree.
     samples : int
         Board cards dealt at each chance node of the tree.
+    mix : float
+        With ``cnn=true``: the CNN's weight at his nodes in the tree, the knowledge
+        base's tiers having the rest (default 1: the CNN alone;
+        :class:`MixedOpponentModel`); ``track=model`` and ``staged`` read his range
+        with the mixture too.
     """
 
     def __init__(self, *, seed: int | None = None, cnn: bool = True, seconds: float = 0.2,
                  hands: int = 40, samples: int = 6, model: str = "default",
-                 track: str = "model") -> None:
+                 track: str = "model", mix: float = 1.0) -> None:
         super().__init__(seed=seed)
         if not isinstance(cnn, bool):
             raise AgentSpecError(f"expert option cnn={cnn!r}; expected true or false")
@@ -212,6 +238,12 @@ class ExpertAgent(BaseAgent):
         if track not in ("model", "kb", "staged"):
             raise AgentSpecError(f"expert option track={track!r}; expected model, kb or "
                                  "staged")
+        if isinstance(mix, bool) or not isinstance(mix, int | float) or not 0 <= mix <= 1:
+            raise AgentSpecError(f"expert option mix={mix!r}; expected the CNN's weight, "
+                                 "a number in [0, 1]")
+        if mix != 1 and not cnn:
+            raise AgentSpecError(f"expert option mix={mix!r} with cnn=false; the weight is "
+                                 "the CNN's (cnn=true)")
         if model != "default" and not cnn:
             raise AgentSpecError(f"expert option model={model!r} with cnn=false; a model "
                                  "file is the CNN's (cnn=true)")
@@ -223,12 +255,15 @@ class ExpertAgent(BaseAgent):
             self.model: OpponentModel = KnowledgeOpponentModel(self.kb)
         else:
             self.model = _cnn_model() if model == "default" else _cnn_model(model)
-        self.tracker: OpponentModel = self.model
+        tree: OpponentModel = self.model
+        if cnn and mix < 1:
+            tree = MixedOpponentModel(self.model, KnowledgeOpponentModel(self.kb), mix)
+        self.tracker: OpponentModel = tree
         if track == "kb" and cnn:
             self.tracker = KnowledgeOpponentModel(self.kb)
         elif track == "staged" and cnn:
-            self.tracker = StagedOpponentModel(KnowledgeOpponentModel(self.kb), self.model)
-        self.search = StagedSearch(self.model, self.kb, samples=samples,
+            self.tracker = StagedOpponentModel(KnowledgeOpponentModel(self.kb), tree)
+        self.search = StagedSearch(tree, self.kb, samples=samples,
                                    seed=int(self.rng.integers(2**31)))
         self.decisions: list[dict[str, Any]] = []
         """One record per decision: street, seconds, depth, nodes, table lookups and hits."""
