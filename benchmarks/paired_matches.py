@@ -22,6 +22,10 @@ dealt with both players in taken out, not only of those after the last decision)
 Run: ``.venv/bin/python benchmarks/paired_matches.py DIR_A DIR_B [DIR_A2 DIR_B2 ...]
 [--json]`` (further pairs, on other seeds, are pooled deal by deal; the big blind is
 each match's own, from its ``results.json``).
+
+With ``--pool DIR DIR2 ...`` the folders are one pairing (the same two agents) on
+different seeds, and its deals are pooled into one figure: the mean over every deal
+of every folder with its 95% interval, as dealt, all-in adjusted and luck adjusted.
 """
 
 from __future__ import annotations
@@ -114,6 +118,49 @@ def deal_chips(folder: Path) -> tuple[str, str, list[str], dict[str, np.ndarray]
     return first, opponent, cards, chips, table.big_blind
 
 
+def interval(v: np.ndarray, scale: float) -> dict[str, float]:
+    """Mean chips per deal ``v`` as mbb/hand (``scale``) with the 95% half-width."""
+    half = 1.96 * float(v.std(ddof=1)) / math.sqrt(len(v)) * scale
+    return {"mbb_per_hand": float(v.mean()) * scale, "half_width": half}
+
+
+def pool(folders: list[Path], as_json: bool) -> None:
+    """One pairing's matches on several seeds, pooled deal by deal (``--pool``)."""
+    parts: dict[str, list[np.ndarray]] = {kind: [] for kind in KINDS}
+    pairings: set[tuple[str, str]] = set()
+    blinds: set[int] = set()
+    seeds: list[int] = []
+    for folder in folders:
+        first, opponent, _, chips, big_blind = deal_chips(folder)
+        pairings.add((first, opponent))
+        blinds.add(big_blind)
+        seeds.append(int(json.loads((folder / "results.json").read_text())["seed"]))
+        for kind in KINDS:
+            parts[kind].append(chips[kind])
+    if len(pairings) != 1:
+        sys.exit(f"the folders hold different pairings {sorted(pairings)}; expected one")
+    if len(blinds) != 1:
+        sys.exit(f"the matches have different big blinds {sorted(blinds)}; expected one")
+    if len(set(seeds)) != len(seeds):
+        sys.exit(f"seeds {seeds} repeat: the same deals would count twice; expected "
+                 "matches on different seeds")
+    ((first, opponent),) = pairings
+    scale = 1000.0 / blinds.pop() / 2.0  # mbb per hand: a deal is two hands
+    figures = {kind: interval(np.concatenate(parts[kind]), scale) for kind in KINDS}
+    deals = sum(len(v) for v in parts["dealt"])
+    report = {"agent": first, "opponent": opponent, "deals": deals, "seeds": seeds,
+              **figures["dealt"], "allin_adjusted": figures["allin"],
+              "luck_adjusted": figures["luck"]}
+    if as_json:
+        print(json.dumps(report))
+        return
+    shown = [f"{figures[k]['mbb_per_hand']:+.0f} ± {figures[k]['half_width']:.0f}"
+             for k in KINDS]
+    print(f"{first} against {opponent}, {deals} deals on seeds {seeds}, mbb/hand (95% "
+          "interval), as dealt | all-in adjusted | luck adjusted:")
+    print("  " + " | ".join(shown))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -124,7 +171,12 @@ def main() -> None:
         "(more pairs A2 B2 ... on other seeds are pooled)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--pool", action="store_true",
+                        help="the folders are one pairing on several seeds: pool its deals")
     args = parser.parse_args()
+    if args.pool:
+        pool(args.folders, args.json)
+        return
     if len(args.folders) % 2:
         sys.exit(f"{len(args.folders)} folders; expected pairs: A B [A2 B2 ...]")
     parts: dict[str, list[np.ndarray]] = {f"{who}_{kind}": [] for who in "ab" for kind in KINDS}
@@ -150,15 +202,11 @@ def main() -> None:
         sys.exit(f"the matches have different big blinds {sorted(blinds)}; expected one")
     ((name_a, name_b, opp_a),) = names
     scale = 1000.0 / blinds.pop() / 2.0  # mbb per hand: a deal is two hands
-
-    def interval(v: np.ndarray) -> dict[str, float]:
-        half = 1.96 * float(v.std(ddof=1)) / math.sqrt(len(v)) * scale
-        return {"mbb_per_hand": float(v.mean()) * scale, "half_width": half}
-
     figures = {}
     for kind in KINDS:
         a, b = np.concatenate(parts[f"a_{kind}"]), np.concatenate(parts[f"b_{kind}"])
-        figures[kind] = {"a": interval(a), "b": interval(b), "a_minus_b": interval(a - b)}
+        figures[kind] = {"a": interval(a, scale), "b": interval(b, scale),
+                         "a_minus_b": interval(a - b, scale)}
     deals = sum(len(v) for v in parts["a_dealt"])
     report = {
         "a": name_a,
