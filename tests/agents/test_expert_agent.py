@@ -282,19 +282,42 @@ def test_mix_weights_the_cnn_against_the_knowledge_base_at_his_nodes(
         make_agent("expert:cnn=false,mix=0.5", seed=1)
 
 
+class _HalfCall:
+    """The test's own mixture: half the knowledge base's model, half "always call"."""
+
+    def __init__(self) -> None:
+        self.kb = KnowledgeOpponentModel()
+
+    def predict(self, obs: object, holes: np.ndarray) -> np.ndarray:
+        rows = 0.5 * self.kb.predict(obs, holes)  # type: ignore[arg-type]
+        rows[:, 1] += 0.5
+        return rows
+
+
 def test_track_model_reads_his_range_with_the_mixture(monkeypatch: pytest.MonkeyPatch) -> None:
     fake = _AlwaysCall()
     monkeypatch.setattr(expert_module, "_cnn_model", lambda: fake)
-    mixed = ExpertAgent(seed=2, cnn=True, mix=0.0, seconds=0.05, hands=8)
+    mixed = ExpertAgent(seed=2, cnn=True, mix=0.5, seconds=0.05, hands=8)
+    reference = ExpertAgent(seed=2, cnn=False, seconds=0.05, hands=8)
+    reference.tracker = _HalfCall()
     knowledge = ExpertAgent(seed=2, cnn=False, seconds=0.05, hands=8)
     rng = np.random.default_rng(9)
-    seen = 0
-    while seen < 4:
+    seen = differ = 0
+    while seen < 6:
         state = _random_spot(rng)
         obs = state.observation(state.current_player)
         if not any(seat != obs.seat for seat, _, _ in obs.history):
             continue
         seen += 1
-        # weight 0 on a CNN that says "always call": exactly the knowledge base's reading
-        np.testing.assert_allclose(mixed.opponent_range(obs), knowledge.opponent_range(obs),
-                                   rtol=1e-12)
+        got = mixed.opponent_range(obs)
+        np.testing.assert_allclose(got, reference.opponent_range(obs), rtol=1e-12)
+        differ += not np.allclose(got, knowledge.opponent_range(obs))
+    assert differ > 0 and fake.calls > 0  # the CNN's half is read, not the KB's alone
+
+
+def test_mix_options_from_a_spec() -> None:
+    with pytest.raises(AgentSpecError, match="mix=True"):
+        make_agent("expert:mix=true", seed=1)
+    with pytest.raises(ConfigError, match=r"weight 1\.5"):
+        expert_module.MixedOpponentModel(KnowledgeOpponentModel(), KnowledgeOpponentModel(),
+                                         1.5)

@@ -162,10 +162,13 @@ class MixedOpponentModel:
 
     A learned model is least reliable exactly where the search exploits it most: a hand
     it wrongly thinks folds becomes a bluff target. Averaging it with the knowledge
-    base's tiers keeps what it learned and pulls its mistakes towards a sane prior.
+    base's model (:class:`KnowledgeOpponentModel`) keeps what it learned and pulls its
+    mistakes towards a sane prior.
     """
 
     def __init__(self, model: OpponentModel, prior: OpponentModel, weight: float) -> None:
+        if not 0.0 <= weight <= 1.0:
+            raise ConfigError(f"mixture weight {weight!r}; expected a number in [0, 1]")
         self.model = model
         self.prior = prior
         self.weight = float(weight)
@@ -216,7 +219,7 @@ class ExpertAgent(BaseAgent):
         Board cards dealt at each chance node of the tree.
     mix : float
         With ``cnn=true``: the CNN's weight at his nodes in the tree, the knowledge
-        base's tiers having the rest (default 1: the CNN alone;
+        base's model having the rest (default 1: the CNN alone;
         :class:`MixedOpponentModel`); ``track=model`` and ``staged`` read his range
         with the mixture too.
     """
