@@ -128,24 +128,31 @@ def pool(folders: list[Path], as_json: bool) -> None:
     """One pairing's matches on several seeds, pooled deal by deal (``--pool``)."""
     parts: dict[str, list[np.ndarray]] = {kind: [] for kind in KINDS}
     pairings: set[tuple[str, str]] = set()
-    blinds: set[int] = set()
+    tables: set[tuple[int, int, int, str]] = set()
     seeds: list[int] = []
     for folder in folders:
         first, opponent, _, chips, big_blind = deal_chips(folder)
+        table, _ = table_of(folder)
         pairings.add((first, opponent))
-        blinds.add(big_blind)
-        seeds.append(int(json.loads((folder / "results.json").read_text())["seed"]))
+        tables.add((table.stacks[0], table.blinds[0], big_blind, str(table.rules.value)))
+        try:
+            seeds.append(int(json.loads((folder / "results.json").read_text())["seed"]))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            sys.exit(f"{folder}/results.json: no seed ({exc!r}); expected the results of "
+                     "checkraise match")
         for kind in KINDS:
             parts[kind].append(chips[kind])
     if len(pairings) != 1:
-        sys.exit(f"the folders hold different pairings {sorted(pairings)}; expected one")
-    if len(blinds) != 1:
-        sys.exit(f"the matches have different big blinds {sorted(blinds)}; expected one")
+        sys.exit(f"the folders hold different pairings {sorted(pairings)} (first agent, "
+                 "opponent); expected one, in the same order")
+    if len(tables) != 1:
+        sys.exit(f"the matches were played on different tables {sorted(tables)} (stack, "
+                 "small blind, big blind, rules); expected one")
     if len(set(seeds)) != len(seeds):
         sys.exit(f"seeds {seeds} repeat: the same deals would count twice; expected "
                  "matches on different seeds")
     ((first, opponent),) = pairings
-    scale = 1000.0 / blinds.pop() / 2.0  # mbb per hand: a deal is two hands
+    scale = 1000.0 / next(iter(tables))[2] / 2.0  # mbb per hand: a deal is two hands
     figures = {kind: interval(np.concatenate(parts[kind]), scale) for kind in KINDS}
     deals = sum(len(v) for v in parts["dealt"])
     report = {"agent": first, "opponent": opponent, "deals": deals, "seeds": seeds,
@@ -168,7 +175,8 @@ def main() -> None:
         type=Path,
         nargs="+",
         help="A B: the --out folders of agent A's and agent B's matches "
-        "(more pairs A2 B2 ... on other seeds are pooled)",
+        "(more pairs A2 B2 ... on other seeds are pooled); with --pool: one pairing's "
+        "folders on different seeds",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--pool", action="store_true",

@@ -21,10 +21,10 @@ from checkraise.cli.main import app
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "paired_matches.py"
 
 
-def _match(out: Path, seed: int, deals: int, agents: tuple[str, str] = ("random", "call")
-           ) -> dict:
+def _match(out: Path, seed: int, deals: int, agents: tuple[str, str] = ("random", "call"),
+           *extra: str) -> dict:
     result = CliRunner().invoke(app, ["match", *agents, "-n", str(deals), "--seed", str(seed),
-                                      "--workers", "1", "--out", str(out)])
+                                      "--workers", "1", "--out", str(out), *extra])
     assert result.exit_code == 0, result.output
     return json.loads((out / "results.json").read_text())
 
@@ -63,7 +63,10 @@ def test_pooling_refuses_repeated_seeds_and_other_pairings(tmp_path: Path) -> No
     _match(tmp_path / "a", 11, 10)
     _match(tmp_path / "again", 11, 10)
     _match(tmp_path / "other", 12, 10, ("random", "raise"))
+    _match(tmp_path / "deep", 13, 10, ("random", "call"), "--stack", "30000")
     done = _run(str(tmp_path / "a"), str(tmp_path / "again"), "--pool")
     assert done.returncode != 0 and "seeds [11, 11] repeat" in done.stderr
     done = _run(str(tmp_path / "a"), str(tmp_path / "other"), "--pool")
     assert done.returncode != 0 and "different pairings" in done.stderr
+    done = _run(str(tmp_path / "a"), str(tmp_path / "deep"), "--pool")
+    assert done.returncode != 0 and "different tables" in done.stderr
