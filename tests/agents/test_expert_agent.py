@@ -321,3 +321,31 @@ def test_mix_options_from_a_spec() -> None:
     with pytest.raises(ConfigError, match=r"weight 1\.5"):
         expert_module.MixedOpponentModel(KnowledgeOpponentModel(), KnowledgeOpponentModel(),
                                          1.5)
+
+
+def test_the_shipped_expert_cnn_has_learned_the_knowledge_base_s_preflop_table() -> None:
+    """``model=expert`` is the network learned from ``expert:cnn=false``'s hands: before the
+    flop that bot plays its table, so the network must mostly name the table's action,
+    where the default network (learned from six other bots) must not."""
+    from checkraise.nn.action_classes import action_class
+
+    learned = make_agent("expert:model=expert", seed=1)
+    default = make_agent("expert", seed=1)
+    assert isinstance(learned, ExpertAgent) and isinstance(default, ExpertAgent)
+    table = ExpertAgent(seed=3, cnn=False)
+    right = {"learned": 0, "default": 0}
+    asked = 0
+    for deal in range(150):
+        state = State(TableConfig.nolimit(2, stacks=20_000), seed=4000 + deal)
+        while not state.is_terminal and state.round == 0:
+            obs = state.observation(state.current_player)
+            action = table.act(obs)  # preflop: the table's action, no search
+            hole = np.array([obs.hole_cards])
+            taken = action_class(obs, action)
+            asked += 1
+            right["learned"] += int(learned.model.predict(obs, hole)[0].argmax() == taken)
+            right["default"] += int(default.model.predict(obs, hole)[0].argmax() == taken)
+            state.step(action)
+    assert asked > 250
+    assert right["learned"] / asked > 0.8
+    assert right["default"] / asked < right["learned"] / asked - 0.2

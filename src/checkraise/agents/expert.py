@@ -204,8 +204,10 @@ class ExpertAgent(BaseAgent):
         The opponent model: the CNN (true, the default; needs the extra ``nn``) or the
         knowledge base (false).
     model : str
-        With ``cnn=true``: the CNN's file (``default``: the shipped one), e.g. one
-        trained on an opponent's hand histories by ``checkraise nn opponent train``.
+        With ``cnn=true``: the CNN's file (``default``: the shipped one, learned from six
+        other bots; ``expert``: the shipped one learned from ``expert:cnn=false``'s
+        hands), e.g. one trained on an opponent's hand histories by ``checkraise nn
+        opponent train``.
     track : str
         The model his range is tracked with: ``model`` (default: the opponent model
         above), ``kb`` (the knowledge base's, whatever weights his search nodes) or

@@ -12,7 +12,9 @@ the softmax, in training and in prediction, so the network never spends mass on 
 (resumed bit for bit: each epoch's shuffle and dropout draw from ``(seed, epoch)``),
 and loss curves (train and held-out) as a PNG. :class:`CnnOpponentModel` is what the
 expert bot uses; ``CnnOpponentModel.load()`` reads the network shipped as
-``checkraise/data/opponent_cnn.npz``.
+``checkraise/data/opponent_cnn.npz`` (learned from six other bots), and
+``CnnOpponentModel.load("expert")`` the one learned from ``expert:cnn=false``'s own hands
+(``checkraise/data/opponent_cnn_expert.npz``; :data:`SHIPPED_FILES`).
 """
 
 from __future__ import annotations
@@ -35,12 +37,15 @@ from checkraise.nn.io import ModelFileError, load_into, load_model, require_torc
 from checkraise.nn.opponent_planes import PLANES, SIZE, encode_many
 
 __all__ = [
-    "DEFAULT_FILE", "KIND", "CnnConfig", "CnnOpponentModel", "PlaneSource", "TrainConfig",
-    "TrainResult", "available_mask", "build_network", "masked_log_softmax", "train",
+    "DEFAULT_FILE", "KIND", "SHIPPED_FILES", "CnnConfig", "CnnOpponentModel", "PlaneSource",
+    "TrainConfig", "TrainResult", "available_mask", "build_network", "masked_log_softmax", "train",
 ]
 
 KIND = "opponent-cnn"
 DEFAULT_FILE = "opponent_cnn.npz"
+SHIPPED_FILES = {"expert": "opponent_cnn_expert.npz"}
+"""Networks shipped beside the default, by the name ``load`` takes for them: ``expert``,
+learned from 60,313 decisions of ``expert:cnn=false`` (README, the expert bot)."""
 NUM_CLASSES = len(ACTION_CLASSES)
 
 
@@ -131,9 +136,11 @@ class CnnOpponentModel:
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> CnnOpponentModel:
-        """The model in ``path``, or the shipped one for ``None``."""
-        p = Path(str(resources.files("checkraise.data").joinpath(DEFAULT_FILE))) \
-            if path is None else Path(path)
+        """The model in ``path``, the shipped one for ``None``, or a shipped one by its
+        name in :data:`SHIPPED_FILES`."""
+        name = DEFAULT_FILE if path is None else SHIPPED_FILES.get(str(path))
+        p = Path(str(resources.files("checkraise.data").joinpath(name))) \
+            if name is not None else Path(str(path))
         if not p.is_file():
             raise ModelFileError(f"opponent model {str(p)!r} does not exist; expected a file "
                                  "written by 'checkraise nn opponent train'")
