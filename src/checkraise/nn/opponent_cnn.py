@@ -45,7 +45,7 @@ KIND = "opponent-cnn"
 DEFAULT_FILE = "opponent_cnn.npz"
 SHIPPED_FILES = {"expert": "opponent_cnn_expert.npz"}
 """Networks shipped beside the default, by the name ``load`` takes for them: ``expert``,
-learned from 60,313 decisions of ``expert:cnn=false`` (README, the expert bot)."""
+learned from 57,043 decisions of ``expert:cnn=false`` (README, the expert bot)."""
 NUM_CLASSES = len(ACTION_CLASSES)
 
 
