@@ -21,12 +21,24 @@ sizes are mapped onto it for both the opponent and the baseline. It is the turn
 decision's worth with the river played by the blueprint: ``leaf=safe`` assumes just
 that river, ``leaf=network`` a re-solved one, so the measure leans towards ``safe``.
 
+``--opponent call`` (or ``fold``, ``raise``, ``none``) plays the turn test against one of
+the four continuation strategies instead: the other seat is ``blueprint:bias=call``
+from the first card, so each seat's deal is played out to the turn on its own, his range
+there is tracked by the biased blueprint (what he really holds, while the re-solving bot
+still tracks it as if he played the blueprint, as it does in play), and he plays the
+biased blueprint on the turn and the river. The baseline is our blueprint's turn. This
+is the issue's test of ``leaf=model`` against ``leaf=safe`` without the luck of the
+cards: ``leaf=model`` plays with its posterior on the opponent's strategy fixed at
+``--belief`` (default 0.99, the rest spread evenly; in a match it gets there from
+uniform by Bayes within about 50 hands, ``benchmarks/posterior_from_match.py``).
+
 Each deal's figures go to ``--out`` (JSON lines) as they are made; a rerun skips the
 deals already there, so a killed run loses one deal at most.
 
 Run: ``.venv/bin/python benchmarks/resolve_gain.py --deals 200 --seed 170001
 --out runs/gain.jsonl [--variants unsafe,safe/cbv/resolve,...]``, and
-``--street turn --variants depth/network,depth/safe --iterations 100``; ``--pool
+``--street turn --variants depth/network,depth/safe --iterations 100``, ``--street turn
+--opponent call --variants depth/model,depth/safe --iterations 100``; ``--pool
 FILE...`` prints the summary of finished runs together (say, two seeds run side by side).
 """
 
@@ -35,11 +47,14 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from checkraise.agents.blueprint import BIASES, BlueprintAgent
+from checkraise.agents.range_tracking import track_ranges
 from checkraise.agents.resolve import ResolveAgent
 from checkraise.agents.subgame import (
     TURN_RAISE_CAP,
@@ -59,6 +74,8 @@ from checkraise.solvers.spot.tree import DECISION
 CONFIG = TableConfig.nolimit(2, stacks=20000)
 VARIANTS = ("unsafe", "safe/cbv/resolve", "safe/cbv/maxmargin", "safe/blueprint/resolve")
 TURN_VARIANTS = ("depth/network", "depth/safe")
+#: Against one continuation strategy (``--opponent``): the issue's two leaf rules.
+OPPONENT_VARIANTS = ("depth/model", "depth/safe")
 #: The river of a turn evaluation: the ``small`` blueprint's sizes, so that its play maps
 #: onto the tree as it is.
 BLUEPRINT_RIVER = BetSizes(bet=(50.0, 100.0, 250.0), raise_=(100.0,), allin=True)
@@ -143,6 +160,58 @@ def turn_gains(deal: int, variants: list[str], iterations: int) -> dict[str, Any
     return row
 
 
+def belief_logs(opponent: str, belief: float) -> np.ndarray:
+    """Log-weights of a continuation posterior with ``belief`` on ``opponent``'s
+    strategy and the rest spread evenly over the other three."""
+    weights = np.full(len(BIASES), (1.0 - belief) / (len(BIASES) - 1))
+    weights[BIASES.index(opponent)] = belief
+    logs: np.ndarray = np.log(weights)
+    return logs
+
+
+def _read(readers: tuple[BlueprintAgent, ...], obs: Any, index: int, action: Any) -> Any:
+    """Range tracking's likelihood: the acting seat's reader's probability of ``action``."""
+    return readers[obs.seat].read_probabilities(obs, action)
+
+
+def turn_gains_against(deal: int, variants: list[str], iterations: int, opponent: str,
+                       belief: float) -> dict[str, Any]:
+    """The gain of each depth-limited variant at this deal's turn, per seat, against
+    ``blueprint:bias=opponent`` (each seat's deal played out on its own)."""
+    row: dict[str, Any] = {"deal": deal, "opponent": opponent, "belief": belief}
+    seats = []
+    for me in (0, 1):
+        biases = ("none", opponent) if me == 0 else (opponent, "none")
+        found = blueprint_street(deal, CONFIG, street=2, biases=biases)
+        if found is None:
+            continue
+        seats.append(me)
+        obs, holes = found
+        start = street_start(obs)
+        # seeded as the resolve bot seeds its readers (their translation draws read the
+        # tree's off-blueprint sizes), so that against "none" this is the self-play test
+        truth = tuple(BlueprintAgent(file="small", bias=biases[s], seed=deal + 1)
+                      for s in range(2))
+        for s, reader in enumerate(truth):
+            reader.begin_hand(s, CONFIG, holes[s], deal)
+        ranges = track_ranges(obs, partial(_read, truth))
+        solver = turn_evaluation(start, ranges, truth)
+        mine = 0 if me == start.oop_seat else 1
+        base = solver.expected_values()[mine]
+        row[f"pot@{me}"] = start.pot
+        for variant in variants:
+            mode, _, leaf = variant.partition("/")
+            bot = ResolveAgent(mode=mode, leaf=leaf, iterations=iterations, seconds=1e9,
+                               seed=deal)
+            bot.begin_hand(me, CONFIG, holes[me], deal)
+            if bot.posterior is not None:
+                bot.posterior.log_weights = belief_logs(opponent, belief)
+            lock_turn(solver, bot.subgame(obs), mine)
+            row[f"{variant}@{me}"] = solver.expected_values()[mine] - base
+    row["reached"] = bool(seats)
+    return row
+
+
 def deal_gains(deal: int, variants: list[str], iterations: int) -> dict[str, Any]:
     """The gain of each variant at this deal's river, per seat (empty: no river)."""
     found = blueprint_street(deal, CONFIG)
@@ -176,13 +245,24 @@ def _reached(row: dict[str, Any]) -> bool:
     return bool(row.get("reached", row.get("river")))
 
 
+def _has(row: dict[str, Any], variant: str) -> bool:
+    """Whether the deal was run with ``variant``."""
+    return f"{variant}@0" in row or f"{variant}@1" in row
+
+
+def _seats_mean(row: dict[str, Any], variant: str) -> float:
+    """The two seats' mean gain (chips); a seat whose hand ended before the street (only
+    against ``--opponent``, where each seat's deal is played out on its own) gains 0."""
+    return (float(row.get(f"{variant}@0", 0.0)) + float(row.get(f"{variant}@1", 0.0))) / 2.0
+
+
 def summary(rows: list[dict[str, Any]], variants: list[str], street: str = "river") -> list[str]:
     """mbb per hand (mean over deals of the two seats' mean gain) with a 95% interval."""
     out = []
     for variant in variants:
         per_deal = np.array([
-            (r[f"{variant}@0"] + r[f"{variant}@1"]) / 2.0 if _reached(r) else 0.0
-            for r in rows if not _reached(r) or f"{variant}@0" in r
+            _seats_mean(r, variant) if _reached(r) else 0.0
+            for r in rows if not _reached(r) or _has(r, variant)
         ])
         if per_deal.size < 2:
             continue
@@ -193,9 +273,8 @@ def summary(rows: list[dict[str, Any]], variants: list[str], street: str = "rive
     if len(variants) == 2:  # the two side by side, deal by deal
         a, b = variants
         diff = np.array([
-            10.0 * (r[f"{a}@0"] + r[f"{a}@1"] - r[f"{b}@0"] - r[f"{b}@1"]) / 2.0
-            if _reached(r) else 0.0
-            for r in rows if not _reached(r) or (f"{a}@0" in r and f"{b}@0" in r)
+            10.0 * (_seats_mean(r, a) - _seats_mean(r, b)) if _reached(r) else 0.0
+            for r in rows if not _reached(r) or (_has(r, a) and _has(r, b))
         ])
         if diff.size >= 2:
             half = 1.96 * diff.std(ddof=1) / np.sqrt(diff.size)
@@ -224,17 +303,34 @@ def main() -> None:
     parser.add_argument("--variants", default=None,
                         help="mode[/bound[/gadget]] on the river, depth/leaf on the turn; "
                              "comma-separated")
+    parser.add_argument("--opponent", choices=BIASES, default=None,
+                        help="with --street turn: the opponent plays blueprint:bias=OPPONENT "
+                             "(default: the blueprint, both seats from one self-play deal)")
+    parser.add_argument("--belief", type=float, default=0.99,
+                        help="with --opponent: leaf=model's posterior on his strategy")
     parser.add_argument("--out", type=Path, default=Path("resolve_gain.jsonl"))
     parser.add_argument("--pool", type=Path, nargs="+", default=None,
                         help="play nothing: the summary of every deal in these files")
     args = parser.parse_args()
     turn = args.street == "turn"
-    variants = (args.variants or ",".join(TURN_VARIANTS if turn else VARIANTS)).split(",")
+    default = TURN_VARIANTS if turn else VARIANTS
+    if args.opponent is not None:
+        default = OPPONENT_VARIANTS
+    variants = (args.variants or ",".join(default)).split(",")
     if args.pool:
         pooled = [row for path in args.pool for row in read_rows(path.read_text()).values()]
         print("\n".join(summary(pooled, variants, args.street)))
         return
-    gains = turn_gains if turn else deal_gains
+    if args.opponent is not None and not turn:
+        parser.error(f"--opponent {args.opponent} with --street river; expected --street turn")
+    if not 0.0 < args.belief < 1.0:
+        parser.error(f"--belief {args.belief}; expected a probability strictly between 0 and 1")
+    gains: Any = turn_gains if turn else deal_gains
+    if args.opponent is not None:
+        opponent, belief = args.opponent, args.belief
+
+        def gains(deal: int, variants: list[str], iterations: int) -> dict[str, Any]:
+            return turn_gains_against(deal, variants, iterations, opponent, belief)
     text = args.out.read_text() if args.out.exists() else ""
     done = read_rows(text)
     with args.out.open("a") as log:

@@ -103,15 +103,18 @@ def street_start(observation: Observation, street: int | None = None) -> StreetS
 
 
 def blueprint_street(deal: int, config: TableConfig | None = None, street: int = 3,
+                     biases: tuple[str, str] = ("none", "none"),
                      ) -> tuple[Observation, tuple[tuple[int, ...], ...]] | None:
     """The first decision on ``street`` (default the river) of the shipped ``small``
     blueprint (``resolve``'s) playing itself on ``deal`` (cards and bots seeded by it)
-    and both hands; None if the hand ends before."""
+    and both hands; None if the hand ends before. ``biases``: each seat's ``bias``
+    (:class:`~checkraise.agents.blueprint.BlueprintAgent`), so that a seat can play
+    one of the continuation strategies instead."""
     from checkraise.agents.blueprint import BlueprintAgent
     from checkraise.engine import State, TableConfig
 
     cfg = config or TableConfig.nolimit(2, stacks=20000)
-    bots = [BlueprintAgent(file="small", seed=deal), BlueprintAgent(file="small", seed=deal + 1)]
+    bots = [BlueprintAgent(file="small", bias=biases[s], seed=deal + s) for s in range(2)]
     state = State(cfg, seed=deal)
     for s in range(2):
         bots[s].begin_hand(s, cfg, state.hole_cards[s], deal)
