@@ -35,6 +35,7 @@ import json
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -47,11 +48,21 @@ from checkraise.histories.replay import replay
 from checkraise.protocol.matchstate import parse_state_line
 
 
-def table_of(folder: Path) -> tuple[TableConfig, int]:
-    """The table the match in ``folder`` was played on and its deals (from its
-    ``results.json``; a match recovered with ``--recover``: the deals recovered)."""
+def read_results(folder: Path) -> dict[str, Any]:
+    """The ``results.json`` of the match in ``folder``."""
     try:
-        config = json.loads((folder / "results.json").read_text())["config"]
+        results: dict[str, Any] = json.loads((folder / "results.json").read_text())
+        return results
+    except (OSError, ValueError) as exc:
+        sys.exit(f"{folder}/results.json: {exc!r}; expected the results of checkraise match")
+
+
+def table_of(folder: Path, results: dict[str, Any] | None = None) -> tuple[TableConfig, int]:
+    """The table the match in ``folder`` was played on and its deals (from its
+    ``results.json``, or ``results`` when already read; a match recovered with
+    ``--recover``: the deals recovered)."""
+    try:
+        config = (results or read_results(folder))["config"]
         table = TableConfig.nolimit(
             2,
             int(config["stack"]),
@@ -83,14 +94,16 @@ def adjusted(fields: list[str], table: TableConfig) -> tuple[list[float], list[f
 KINDS = ("dealt", "allin", "luck")
 
 
-def deal_chips(folder: Path) -> tuple[str, str, list[str], dict[str, np.ndarray], int]:
+def deal_chips(folder: Path, results: dict[str, Any] | None = None,
+               ) -> tuple[str, str, list[str], dict[str, np.ndarray], int]:
     """``(first agent, opponent, cards per deal, {kind: first agent's chips per deal}
-    for each of :data:`KINDS`, the big blind)``."""
+    for each of :data:`KINDS`, the big blind)`` (``results``: its ``results.json``, if
+    already read)."""
     try:
         logs = match_logs(folder, "log")
     except OutFolderError as exc:
         sys.exit(str(exc))
-    table, n = table_of(folder)
+    table, n = table_of(folder, results)
     # a recovered match's logs may go on past the deals every rotation finished
     rows = [
         [line.split(":") for line in p.read_text().splitlines()
@@ -131,13 +144,14 @@ def pool(folders: list[Path], as_json: bool) -> None:
     tables: set[tuple[int, int, int, str]] = set()
     seeds: list[int] = []
     for folder in folders:
-        first, opponent, _, chips, big_blind = deal_chips(folder)
-        table, _ = table_of(folder)
+        results = read_results(folder)
+        first, opponent, _, chips, big_blind = deal_chips(folder, results)
+        table, _ = table_of(folder, results)
         pairings.add((first, opponent))
         tables.add((table.stacks[0], table.blinds[0], big_blind, str(table.rules.value)))
         try:
-            seeds.append(int(json.loads((folder / "results.json").read_text())["seed"]))
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+            seeds.append(int(results["seed"]))
+        except (KeyError, ValueError, TypeError) as exc:
             sys.exit(f"{folder}/results.json: no seed ({exc!r}); expected the results of "
                      "checkraise match")
         for kind in KINDS:
@@ -212,9 +226,9 @@ def main() -> None:
     scale = 1000.0 / blinds.pop() / 2.0  # mbb per hand: a deal is two hands
     figures = {}
     for kind in KINDS:
-        a, b = np.concatenate(parts[f"a_{kind}"]), np.concatenate(parts[f"b_{kind}"])
-        figures[kind] = {"a": interval(a, scale), "b": interval(b, scale),
-                         "a_minus_b": interval(a - b, scale)}
+        va, vb = np.concatenate(parts[f"a_{kind}"]), np.concatenate(parts[f"b_{kind}"])
+        figures[kind] = {"a": interval(va, scale), "b": interval(vb, scale),
+                         "a_minus_b": interval(va - vb, scale)}
     deals = sum(len(v) for v in parts["a_dealt"])
     report = {
         "a": name_a,
