@@ -18,9 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from checkraise.arena.journal import JournalError, recover
-from checkraise.arena.ring import RingConfig, play_ring
+from checkraise.agents import base
+from checkraise.agents.base import register_agent
+from checkraise.agents.baselines import CallAgent
+from checkraise.arena.journal import JournalError, Pace, RotationFailedError, recover
+from checkraise.arena.ring import PACE_SLACK, RingConfig, play_ring, seed_int
+from checkraise.backend import WorkItemError
 from checkraise.cli.main import main
+from checkraise.engine import TableConfig
 
 
 def _cut(path: Path, hands: int, torn: bool) -> None:
@@ -69,6 +74,8 @@ def test_a_match_killed_mid_way_is_recovered_from_the_command_line(
         os.killpg(proc.pid, signal.SIGKILL)  # the match and its worker processes
         proc.wait()
     assert not (out / "results.json").exists()
+    finished = [p.read_text().count("\n") for p in journals]  # kept level by the pace
+    assert abs(finished[0] - finished[1]) <= PACE_SLACK + 1
     # playing into its folder again is refused, and points at --recover
     assert main(["match", "random", "call", "-n", "5", "--out", str(out)]) == 2
     assert "--recover" in capsys.readouterr().err
@@ -116,3 +123,86 @@ def test_recover_refuses_what_it_cannot_recover(
     assert main(["match", "call", "call", "-n", "3", "--workers", "1", "--force",
                  "--out", str(done)]) == 0
     assert (done / "logs" / "rotation-1.jsonl").read_text().count("\n") == 3
+
+
+def test_pace_waits_for_the_hands_of_the_other_rotations(tmp_path: Path) -> None:
+    journals = [tmp_path / f"rotation-{r}.jsonl" for r in (1, 2)]
+    journals[0].write_text("a\n" * 3)
+    journals[1].write_text("b\n" * 5 + "torn")  # a torn line is no finished hand
+    looks: list[int] = []
+
+    def sleep(_: float) -> None:  # each look, rotation 1 finishes one hand more
+        looks.append(1)
+        with open(journals[0], "a") as f:
+            f.write("a\n")
+
+    pace = Pace(tmp_path, 0, 3, slack=2, sleep=sleep)
+    pace.wait(5)  # needs 3 of each: there already
+    assert looks == []
+    pace.wait(7)  # needs 5: rotation 1 has 3; rotation 2 has 5, not counting the torn line
+    assert len(looks) == 2 and pace.finished(1) == 5 and pace.finished(2) == 5
+    with open(journals[1], "a") as f:
+        f.write("\n")
+    pace.wait(8)  # needs 6: one more look for rotation 1, and rotation 2's line is whole
+    assert len(looks) == 3 and pace.finished(1) == 6 and pace.finished(2) == 6
+    (tmp_path / "rotation-2.failed").write_text("ValueError('boom')\n")
+    with pytest.raises(RotationFailedError, match=r"rotation 2 .*ValueError\('boom'\).*hand 9"):
+        pace.wait(9)
+    with pytest.raises(JournalError, match="invalid slack -1"):
+        Pace(tmp_path, 0, 3, slack=-1)
+
+
+class _Lagging(CallAgent):
+    """Calls; slowly when seeded ``slow`` (one role), and otherwise records in ``folder``
+    how far its own rotation (1) runs ahead of rotation 0's journal at each hand."""
+
+    def __init__(self, *, seed: int | None = None, folder: str = "", slow: int = 0,
+                 fail: int = -1) -> None:
+        super().__init__(seed=seed)
+        self.folder, self.slow, self.fail = Path(folder), slow, fail
+
+    def begin_hand(self, seat: int, config: TableConfig, hole_cards: tuple[int, ...],
+                   hand_number: int) -> None:
+        if self.seed == self.slow:
+            if hand_number == self.fail:
+                raise RuntimeError(f"failed at hand {hand_number}")
+            time.sleep(0.02)
+            return
+        journal = self.folder / "rotation-0.jsonl"
+        done = journal.read_text().count("\n") if journal.exists() else 0
+        with open(self.folder / "leads.txt", "a") as f:
+            f.write(f"{hand_number - done}\n")
+
+
+@pytest.fixture
+def lagging():
+    register_agent("test-lagging", _Lagging)
+    try:
+        yield f"test-lagging:slow={seed_int(7, 1, 0)}"  # player 0's seed in rotation 0
+    finally:
+        base._FACTORIES.pop("test-lagging", None)
+
+
+def test_rotations_played_at_once_stay_level_and_play_the_same(
+    tmp_path: Path, lagging: str
+) -> None:
+    config = RingConfig((f"{lagging},folder={tmp_path}", "call"), hands=80)
+    paced = play_ring(config, seed=7, workers=2, log_dir=tmp_path)
+    leads = [int(v) for v in (tmp_path / "leads.txt").read_text().split()]
+    assert len(leads) == 80  # one per hand of rotation 1, which has no sleep
+    assert max(leads) <= PACE_SLACK  # without the pace it finishes while rotation 0 sleeps
+    alone = play_ring(config, seed=7, workers=1)  # one after another: nothing to wait for
+    assert paced.to_json() == alone.to_json()
+
+
+def test_a_failed_rotation_stops_the_rotations_waiting_for_it(
+    tmp_path: Path, lagging: str
+) -> None:
+    config = RingConfig((f"{lagging},folder={tmp_path},fail=5", "call"), hands=5000)
+    with pytest.raises(WorkItemError, match="failed at hand 5"):
+        play_ring(config, seed=7, workers=2, log_dir=tmp_path)
+    assert "failed at hand 5" in (tmp_path / "rotation-0.failed").read_text()
+    assert (tmp_path / "rotation-0.jsonl").read_text().count("\n") == 5
+    # rotation 1 stopped within the pace's reach (hands 0 to 5 + slack), not at 5,000
+    assert (tmp_path / "rotation-1.jsonl").read_text().count("\n") <= 5 + PACE_SLACK + 1
+    assert "rotation 0 of the match" in (tmp_path / "rotation-1.failed").read_text()

@@ -13,11 +13,22 @@ rotation finished (the first ``k``) are exactly what a match of ``k`` deals with
 same seed would have played. :func:`recover` rebuilds that match's
 :class:`~checkraise.arena.ring.RingResult` from the journals
 (``checkraise match --out DIR --recover``).
+
+Only the deals that *every* rotation finished count, so a rotation that ran ahead
+of the others when the match was killed played its lead for nothing. When all the
+rotations of a match run at once, :class:`Pace` keeps them level: before each hand a
+rotation waits until every other rotation's journal holds all but ``slack`` of the
+hands before it. It changes when hands are played, never what is played, and a
+killed match then loses at most ``slack`` hands of any rotation. A rotation that
+fails leaves ``rotation-<r>.failed`` beside its journal, so that the others stop
+instead of waiting for it.
 """
 
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -30,7 +41,16 @@ from checkraise.errors import CheckraiseError
 if TYPE_CHECKING:
     from checkraise.arena.ring import RingConfig, RingResult, RotationResult
 
-__all__ = ["MATCH_FILE", "Journal", "JournalError", "recover", "write_match_file"]
+__all__ = [
+    "MATCH_FILE",
+    "Journal",
+    "JournalError",
+    "Pace",
+    "RotationFailedError",
+    "mark_failed",
+    "recover",
+    "write_match_file",
+]
 
 #: What a match with a log folder writes there first.
 MATCH_FILE = "match.json"
@@ -38,6 +58,75 @@ MATCH_FILE = "match.json"
 
 class JournalError(CheckraiseError):
     """A folder whose match cannot be recovered (none there, or nothing finished)."""
+
+
+class RotationFailedError(CheckraiseError):
+    """Another rotation of the match failed, so this one stops (see :class:`Pace`)."""
+
+
+def _failed_marker(folder: Path, rotation: int) -> Path:
+    return folder / f"rotation-{rotation}.failed"
+
+
+def mark_failed(folder: Path | None, rotation: int, error: BaseException) -> None:
+    """Leave ``rotation-<rotation>.failed`` (the error) in ``folder`` for the other
+    rotations' :class:`Pace`; ``folder`` ``None`` writes nothing."""
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+        _failed_marker(folder, rotation).write_text(f"{error!r}\n", encoding="utf-8")
+
+
+class Pace:
+    """Holds rotation ``rotation`` of the match logged in ``folder`` level with the others.
+
+    :meth:`wait` returns once every other rotation's journal holds at least
+    ``hand - slack`` finished hands. ``poll`` is the seconds between looks, ``sleep``
+    what waits them (a test passes its own). Each journal is read from where the
+    last look stopped, so a look costs only the lines written since.
+
+    Raises :class:`RotationFailedError` from :meth:`wait` when another rotation has
+    left a ``.failed`` marker (:func:`mark_failed`): it will write no more hands.
+    """
+
+    def __init__(self, folder: Path, rotation: int, rotations: int, slack: int, *,
+                 poll: float = 0.5, sleep: Callable[[float], None] = time.sleep) -> None:
+        if slack < 0:
+            raise JournalError(f"invalid slack {slack!r}: expected 0 or more hands")
+        self._folder = folder
+        self._others = [r for r in range(rotations) if r != rotation]
+        self._slack = slack
+        self._poll = poll
+        self._sleep = sleep
+        self._read = {r: 0 for r in self._others}  # bytes of each journal counted
+        self._lines = {r: 0 for r in self._others}
+
+    def finished(self, rotation: int) -> int:
+        """The hands rotation ``rotation``'s journal holds whole (read incrementally)."""
+        path = self._folder / f"rotation-{rotation}.jsonl"
+        try:
+            with open(path, "rb") as f:
+                f.seek(self._read[rotation])
+                new = f.read()
+        except FileNotFoundError:
+            return self._lines[rotation]
+        self._read[rotation] += len(new)
+        self._lines[rotation] += new.count(b"\n")
+        return self._lines[rotation]
+
+    def wait(self, hand: int) -> None:
+        """Return when every other rotation has finished ``hand - slack`` hands."""
+        need = hand - self._slack
+        while True:
+            for r in self._others:
+                marker = _failed_marker(self._folder, r)
+                if marker.exists():
+                    raise RotationFailedError(
+                        f"rotation {r} of the match in {self._folder} failed "
+                        f"({marker.read_text(encoding='utf-8').strip()}); rotation stopped "
+                        f"before hand {hand}")
+            if all(self.finished(r) >= need for r in self._others):
+                return
+            self._sleep(self._poll)
 
 
 def _chips(value: int | Fraction) -> int | str:

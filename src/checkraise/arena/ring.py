@@ -34,15 +34,16 @@ import numpy as np
 
 from checkraise.agents.base import Agent, make_agent, split_agent_specs
 from checkraise.arena.allin import allin_payoffs
-from checkraise.arena.journal import Journal, write_match_file
+from checkraise.arena.journal import Journal, Pace, mark_failed, write_match_file
 from checkraise.arena.luck import luck_payoffs
 from checkraise.arena.stats import ActionCounts, Estimate, mbb_per_hand
 from checkraise.arena.table import HandLog, log_numbers, play_hand
-from checkraise.backend import Backend, Progress, resolve_backend
+from checkraise.backend import Backend, LocalBackend, Progress, resolve_backend
 from checkraise.engine import RuleSet, TableConfig
 from checkraise.errors import ConfigError
 
 __all__ = [
+    "PACE_SLACK",
     "RingConfig",
     "RingResult",
     "agent_labels",
@@ -52,6 +53,11 @@ __all__ = [
     "play_rotation",
     "seed_int",
 ]
+
+
+#: How many hands a rotation may run ahead of the others when a match logged to a
+#: folder runs all its rotations at once (:class:`~checkraise.arena.journal.Pace`).
+PACE_SLACK = 20
 
 
 def seed_int(seed: int, *key: int) -> int:
@@ -180,6 +186,7 @@ class _RotationTask:
     seed: int
     rotation: int
     log_dir: str | None
+    pace: int | None = None
 
 
 def play_rotation(
@@ -189,8 +196,13 @@ def play_rotation(
     *,
     log_dir: Path | None = None,
     progress: Progress | None = None,
+    pace: int | None = None,
 ) -> RotationResult:
     """Play all hands of one rotation (see the module docstring for the seating).
+
+    With ``log_dir`` each hand is journaled as it ends; with ``pace`` too, the
+    rotation runs at most ``pace`` hands ahead of the other rotations' journals
+    (:class:`~checkraise.arena.journal.Pace`: only when they all run at once).
 
     Examples
     --------
@@ -213,33 +225,45 @@ def play_rotation(
     luck_hands = 0
     actions = [ActionCounts() for _ in range(n)]
     first = log_numbers("ring", seed, labels, rotation, config.hands)
-    with HandLog(log_dir, f"rotation-{rotation}", table=f"match rotation {rotation}",
-                 first=first) as log, Journal(log_dir, rotation) as journal:
-        for h in range(config.hands):
-            seat_of = [(roles[i] - h) % n for i in range(n)]
-            player_at = [0] * n
-            for i, s in enumerate(seat_of):
-                player_at[s] = i
-            names = [labels[p] for p in player_at]
-            hand = play_hand(
-                [agents[p] for p in player_at], table, deal_deck(seed, 0, h), h, names
-            )
-            log.write(hand, names)
-            payoffs.append([hand.payoffs[seat_of[i]] for i in range(n)])
-            expected = allin_payoffs(hand.state)
-            allin_row = None if expected is None else [expected[seat_of[i]] for i in range(n)]
-            adjusted.append(payoffs[-1] if allin_row is None else allin_row)
-            adjusted_hands += allin_row is not None
-            lucky = luck_payoffs(hand.state)
-            luck_row = None if lucky is None else [lucky[seat_of[i]] for i in range(n)]
-            luck.append([float(v) for v in payoffs[-1]] if luck_row is None else luck_row)
-            luck_hands += luck_row is not None
-            decisions = [hand.decisions[seat_of[i]] for i in range(n)]
-            for i in range(n):
-                actions[i].record_hand(decisions[i])
-            journal.write(h, payoffs[-1], allin_row, luck_row, decisions)
-            if progress is not None and (h + 1) % 50 == 0:
-                progress(50)
+    pacer = None
+    if pace is not None:
+        if log_dir is None:
+            raise ConfigError("pace needs log_dir: the rotations are kept level by their "
+                              "journals")
+        pacer = Pace(log_dir, rotation, config.num_rotations, pace)
+    try:
+        with HandLog(log_dir, f"rotation-{rotation}", table=f"match rotation {rotation}",
+                     first=first) as log, Journal(log_dir, rotation) as journal:
+            for h in range(config.hands):
+                if pacer is not None:
+                    pacer.wait(h)
+                seat_of = [(roles[i] - h) % n for i in range(n)]
+                player_at = [0] * n
+                for i, s in enumerate(seat_of):
+                    player_at[s] = i
+                names = [labels[p] for p in player_at]
+                hand = play_hand(
+                    [agents[p] for p in player_at], table, deal_deck(seed, 0, h), h, names
+                )
+                log.write(hand, names)
+                payoffs.append([hand.payoffs[seat_of[i]] for i in range(n)])
+                expected = allin_payoffs(hand.state)
+                allin_row = None if expected is None else [expected[seat_of[i]] for i in range(n)]
+                adjusted.append(payoffs[-1] if allin_row is None else allin_row)
+                adjusted_hands += allin_row is not None
+                lucky = luck_payoffs(hand.state)
+                luck_row = None if lucky is None else [lucky[seat_of[i]] for i in range(n)]
+                luck.append([float(v) for v in payoffs[-1]] if luck_row is None else luck_row)
+                luck_hands += luck_row is not None
+                decisions = [hand.decisions[seat_of[i]] for i in range(n)]
+                for i in range(n):
+                    actions[i].record_hand(decisions[i])
+                journal.write(h, payoffs[-1], allin_row, luck_row, decisions)
+                if progress is not None and (h + 1) % 50 == 0:
+                    progress(50)
+    except Exception as exc:  # the other rotations stop instead of waiting for it
+        mark_failed(log_dir, rotation, exc)
+        raise
     if progress is not None and config.hands % 50:
         progress(config.hands % 50)
     return RotationResult(rotation, payoffs, actions, adjusted, adjusted_hands, luck, luck_hands)
@@ -249,6 +273,7 @@ def _run_rotation(task: _RotationTask, progress: Progress) -> RotationResult:
     return play_rotation(
         task.config, task.seed, task.rotation,
         log_dir=Path(task.log_dir) if task.log_dir else None, progress=progress,
+        pace=task.pace,
     )
 
 
@@ -349,7 +374,11 @@ def play_ring(
     """Play a (duplicate) match; each rotation is one work item of ``backend``.
 
     ``backend`` defaults to local processes, ``workers`` of them (default: one per
-    core). The result depends on neither.
+    core). The result depends on neither. With ``log_dir`` every hand is journaled
+    as it ends; if local processes then play all the rotations at once, they are
+    kept within :data:`PACE_SLACK` hands of each other
+    (:class:`~checkraise.arena.journal.Pace`), so that a match killed part-way keeps
+    nearly all the hands it played as whole deals (``checkraise match --recover``).
 
     Examples
     --------
@@ -357,14 +386,18 @@ def play_ring(
     >>> res.total_chips(0), res.mbb(0).mean
     (0, 0.0)
     """
+    runner = resolve_backend(backend, workers)
+    rotations = config.num_rotations
+    together = isinstance(runner, LocalBackend) and runner.workers >= rotations > 1
+    pace = PACE_SLACK if log_dir is not None and together else None
     tasks = [
-        _RotationTask(config, seed, r, str(log_dir) if log_dir else None)
-        for r in range(config.num_rotations)
+        _RotationTask(config, seed, r, str(log_dir) if log_dir else None, pace)
+        for r in range(rotations)
     ]
     results: dict[int, RotationResult] = {}
     if log_dir is not None:
         write_match_file(log_dir, config, seed)
-    resolve_backend(backend, workers).run(
+    runner.run(
         _run_rotation, tasks, on_result=results.__setitem__, on_progress=progress
     )
     return combine_rotations(config, seed, results)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 MATCH_FILES = ("results.json", "report.md", "mbb.png")
 """What a match writes at the top of ``--out`` (hand logs go to ``logs/``)."""
-MATCH_LOGS = re.compile(r"rotation-\d+\.(?:log|txt|jsonl)|match\.json")
+MATCH_LOGS = re.compile(r"rotation-\d+\.(?:log|txt|jsonl|failed)|match\.json")
 
 
 class OptionError(CheckraiseError):
@@ -104,7 +104,9 @@ def match_command(
 
     With --out, each hand's result is written as it ends, so a match that is killed
     keeps the deals it finished: --recover writes their results (those of the same
-    match with that many deals).
+    match with that many deals). When every seating has a worker of its own, the
+    seatings are kept within 20 hands of each other, so a killed match loses at most
+    that many hands of any seating.
     """
     # Everything is checked before the progress bar appears.
     from checkraise.arena.match import summary_line
