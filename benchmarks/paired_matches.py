@@ -62,7 +62,7 @@ def table_of(folder: Path, results: dict[str, Any] | None = None) -> tuple[Table
     ``results.json``, or ``results`` when already read; a match recovered with
     ``--recover``: the deals recovered)."""
     try:
-        config = (results or read_results(folder))["config"]
+        config = (read_results(folder) if results is None else results)["config"]
         table = TableConfig.nolimit(
             2,
             int(config["stack"]),
