@@ -41,6 +41,7 @@ def ours(num_players: int, seconds: float, seed: int = 0) -> float:
                     s.step(_FOLD)
                 elif la.min_raise_to is not None and u < 0.5:
                     lo, hi = la.min_raise_to, la.max_raise_to
+                    assert hi is not None  # with a raise allowed, so is its largest size
                     v = rand()
                     s.step(Action.raise_to(lo if v < 0.5 else hi if v < 0.6 else
                                            rng.randint(lo, hi)))
@@ -80,6 +81,7 @@ def pokerkit(num_players: int, seconds: float, seed: int = 0) -> float:
                     s.fold()
                 elif lo is not None and u < 0.5:
                     hi = s.max_completion_betting_or_raising_to_amount
+                    assert hi is not None
                     v = rand()
                     s.complete_bet_or_raise_to(lo if v < 0.5 else hi if v < 0.6 else
                                                rng.randint(lo, hi))

@@ -79,10 +79,10 @@ def main() -> None:
         if street not in stats:
             continue
         s = stats[street]
-        peer = statistics.median(peer_times[street]) * 1e3
+        peer_ms = statistics.median(peer_times[street]) * 1e3
         mean_depth = float(np.mean(depths[street])) if depths[street] else 0.0
         print(f"{street:8} {s['n']:5d} {s['median'] * 1e3:10.1f} {s['max'] * 1e3:8.1f} "
-              f"{mean_depth:6.2f} {peer:13.2f} {s['median'] * 1e3 / peer:7.1f}")
+              f"{mean_depth:6.2f} {peer_ms:13.2f} {s['median'] * 1e3 / peer_ms:7.1f}")
     lookups = sum(d["lookups"] for d in expert.decisions)
     hits = sum(d["hits"] for d in expert.decisions)
     print(f"transposition table: {hits} hits of {lookups} lookups, "

@@ -20,6 +20,7 @@ import argparse
 import math
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -79,10 +80,10 @@ def main() -> None:
         index_batch_kernel(street, deals[:10])  # compile or load outside the timing
         unindex_batch_kernel(street, indices[:10], out[:10])
         cases: list[tuple[str, Callable[[], object]]] = [
-            ("index (kernel)", lambda s=street, d=deals: index_batch_kernel(s, d)),
-            ("unindex (kernel)", lambda s=street, i=indices, o=out: unindex_batch_kernel(s, i, o)),
-            ("index_batch (checked)", lambda s=street, d=deals: index_batch(s, d)),
-            ("unindex_batch (checked)", lambda s=street, i=indices: unindex_batch(s, i)),
+            ("index (kernel)", partial(index_batch_kernel, street, deals)),
+            ("unindex (kernel)", partial(unindex_batch_kernel, street, indices, out)),
+            ("index_batch (checked)", partial(index_batch, street, deals)),
+            ("unindex_batch (checked)", partial(unindex_batch, street, indices)),
         ]
         for what, fn in cases:
             wall, cpu = best(fn, args.repeat)

@@ -43,7 +43,7 @@ def main() -> None:
                         help="actions@streets, e.g. fc@all or 56@turn,river")
     args = parser.parse_args()
     actions, _, streets = args.settings.partition("@")
-    settings = LBRSettings(actions, parse_streets(streets or "turn,river"))  # type: ignore[arg-type]
+    settings = LBRSettings(actions, parse_streets(streets or "turn,river"))
 
     run_lbr("call", 4, settings, seed=1)  # compile and load the kernels and tables
     run_lbr("heuristic", 2, settings, seed=1)

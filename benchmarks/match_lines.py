@@ -33,6 +33,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from paired_matches import table_of
 
@@ -151,7 +152,7 @@ def show_raises(
     """Print :func:`raise_answers` as a table (or JSON)."""
     hands, table = raise_answers(folder, agent, blinds, bets)
     big_blind = max(blinds)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for (street, size), a in sorted(table.items()):
         n = a.counts
         total = n["f"] + n["c"] + n["r"]
@@ -228,7 +229,7 @@ def main() -> None:
     hands, lines = lines_of(args.folder, args.agent, bb)
     if hands == 0:
         sys.exit(f"{args.folder}: the logs hold no hands")
-    rows = sorted(
+    rows: list[dict[str, Any]] = sorted(
         (
             {
                 "line": k,

@@ -16,6 +16,7 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
@@ -46,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     config = TableConfig.nolimit(2, stacks=20000, small_blind=50, big_blind=100)
     rng = np.random.default_rng([args.seed, 0x6465616C])
     won = 0.0
-    rows = []
+    rows: list[dict[str, Any]] = []
     started = time.perf_counter()
     marks = {round(args.hands * (k + 1) / args.checkpoints) for k in range(args.checkpoints)}
     for i in range(args.hands):
