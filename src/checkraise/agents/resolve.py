@@ -125,8 +125,11 @@ class ResolveAgent(BaseAgent):
         Target exploitability of a re-solve, % of the pot (measured every 10
         iterations).
     iterations : int
-        At most this many iterations per re-solve. A match is reproducible when every
-        re-solve stops on ``accuracy`` or ``iterations`` before ``seconds`` runs out.
+        At most this many iterations per re-solve, counted from the first: with
+        ``safe`` the ``2 * warm`` warm iterations always run and count, so at
+        ``iterations <= 2 * warm`` a re-solve is exactly those. A match is
+        reproducible when every re-solve stops on ``accuracy`` or ``iterations``
+        before ``seconds`` runs out.
     seed : int or None
         Seeds the action draws (and the blueprint's).
     """
