@@ -181,6 +181,24 @@ def test_safe_resolving_never_gives_the_opponent_more_than_the_blueprint(seed: i
         assert np.max((loose - bound)[held]) > 0.5 * pot
 
 
+def test_iterations_count_the_warm_start() -> None:
+    """``iterations`` caps a re-solve's iterations counted from its first: the safe
+    mode's ``2 * warm`` warm iterations always run, and count (the README's matches at
+    ``iterations=300``, ``warm=200`` re-solve with exactly 400)."""
+    found = _river_observation(1)
+    assert found is not None
+    obs, hole = found
+    me = obs.seat
+    bot = ResolveAgent(mode="safe", seed=1)
+    bot.begin_hand(me, CONFIG, hole, 1)
+    ranges = bot.ranges(obs)
+    for mode, cap, expected in (("safe", 30, 40), ("safe", 60, 60), ("unsafe", 30, 30)):
+        # an accuracy no re-solve reaches: only the cap stops it
+        sub = Subgame.solve(obs, ranges, me, mode, bot.readers, warm=20, accuracy=1e-12,
+                            max_iterations=cap, max_seconds=float("inf"))
+        assert sub.solver.iteration == expected, (mode, cap)
+
+
 def test_maxmargin_raises_the_smallest_margin_above_the_cfr_d_gadget() -> None:
     """Both gadgets keep every margin (bound minus the opponent's best-response value)
     >= 0 up to convergence; Maxmargin makes the smallest one larger than Resolve."""
