@@ -64,6 +64,10 @@ class RotationFailedError(CheckraiseError):
     """Another rotation of the match failed, so this one stops (see :class:`Pace`)."""
 
 
+def _journal_path(folder: Path, rotation: int) -> Path:
+    return folder / f"rotation-{rotation}.jsonl"
+
+
 def _failed_marker(folder: Path, rotation: int) -> Path:
     return folder / f"rotation-{rotation}.failed"
 
@@ -102,7 +106,7 @@ class Pace:
 
     def finished(self, rotation: int) -> int:
         """The hands rotation ``rotation``'s journal holds whole (read incrementally)."""
-        path = self._folder / f"rotation-{rotation}.jsonl"
+        path = _journal_path(self._folder, rotation)
         try:
             with open(path, "rb") as f:
                 f.seek(self._read[rotation])
@@ -154,7 +158,7 @@ class Journal:
     """
 
     def __init__(self, folder: Path | None, rotation: int) -> None:
-        self._path = None if folder is None else folder / f"rotation-{rotation}.jsonl"
+        self._path = None if folder is None else _journal_path(folder, rotation)
         self._file: IO[str] | None = None
 
     def write(self, hand: int, payoffs: list[int | Fraction],
@@ -256,7 +260,7 @@ def recover(folder: Path) -> tuple[RingResult, int]:
         raise JournalError(f"{folder / MATCH_FILE}: {exc!r}; expected what checkraise "
                            "match writes there") from None
     n = len(config.agents)
-    hands = {r: _read_hands(folder / f"rotation-{r}.jsonl", n)
+    hands = {r: _read_hands(_journal_path(folder, r), n)
              for r in range(config.num_rotations)}
     deals = min(len(h) for h in hands.values())
     if deals == 0:
