@@ -63,6 +63,16 @@ def _means_over_runouts(
             (1, 2),
             250,
         ),
+        # three seats in to the river, a bet on the flop and the river: every seat is
+        # charged for its own equity, whoever wins the pot
+        (
+            TableConfig.nolimit(3, 4000),
+            "Th9h AhKd 7c7s",
+            "Qh7d2h3c8s",
+            ["c", "c", "c", "c", "300", "c", "c", "c", "c", "c", "c", "c", "800", "c", "c"],
+            (0, 1, 2),
+            300,
+        ),
     ],
 )
 def test_the_turn_and_river_terms_average_to_zero_over_every_runout(
@@ -70,29 +80,36 @@ def test_the_turn_and_river_terms_average_to_zero_over_every_runout(
     holes: str,
     board: str,
     moves: list[str],
-    live: tuple[int, int],
+    live: tuple[int, ...],
     flop_pot: int,
 ) -> None:
     # every turn and river: whatever the payoffs did on each runout, the adjustment
     # leaves their average alone but for the flop's own term (the flop is fixed)
     real, luck = _means_over_runouts(cfg, holes, board, 3, moves)
     hands = [parse_cards(h) for h in holes.split()]
-    a, b = live
     dead = [c for i, h in enumerate(hands) if i not in live for c in h]
     flop = parse_cards(board)[:3]
-    term = flop_pot * (
-        _equity([hands[a], hands[b]], flop, dead) - _equity([hands[a], hands[b]], [], dead)
-    )
+    mine = [hands[i] for i in live]
+    terms = [flop_pot * (after - before) for after, before in
+             zip(_equities(mine, flop, dead), _equities(mine, [], dead), strict=True)]
     want = list(real)
-    want[a] -= term
-    want[b] += term
+    for seat, term in zip(live, terms, strict=True):
+        want[seat] -= term
     assert luck == pytest.approx(want, abs=1e-9)
-    assert term != 0.0
+    assert all(term != 0.0 for term in terms)
+    assert sum(luck) == pytest.approx(0.0, abs=1e-9)
+
+
+def _equities(holes: list[list[int]], board: list[int], dead: list[int] | None = None
+              ) -> list[float]:
+    """Each hand's exact equity against the others, computed directly."""
+    res = equity(holes, board=board, dead=dead or [], method="exact")
+    return [float(e) for e in res.equity]
 
 
 def _equity(holes: list[list[int]], board: list[int], dead: list[int] | None = None) -> float:
     """The first hand's exact equity against the second, computed directly."""
-    return float(equity(holes, board=board, dead=dead or [], method="exact").equity[0])
+    return _equities(holes, board, dead)[0]
 
 
 def test_checked_down_it_is_the_value_before_the_flop() -> None:
@@ -139,14 +156,29 @@ def test_all_in_it_is_the_all_in_adjusted_payoff_less_the_luck_before(
     ("cfg", "holes", "moves"),
     [
         (TableConfig.nolimit(2, 1000), "AhAd KsKc", ["300", "f"]),  # over before the flop
-        (TableConfig.nolimit(3, 1000), "AhAd KsKc QsQc", ["a", "c", "c"]),  # three seats in
+        (TableConfig.nolimit(3, 1000), "AhAd KsKc QsQc", ["300", "f", "f"]),
     ],
 )
-def test_nothing_is_adjusted_without_a_deal_to_exactly_two_seats(
+def test_nothing_is_adjusted_without_a_board_dealt_to_two_seats(
     cfg: TableConfig, holes: str, moves: list[str]
 ) -> None:
     state = _play(cfg, holes, "2c7dTs3h5s", moves)
     assert luck_payoffs(state) is None
+
+
+@pytest.mark.parametrize("stack", [1000, 1001])  # 1001: an odd pot (3003), odd chips on ties
+def test_three_seats_all_in_before_the_flop_get_the_pot_at_their_equity(stack: int) -> None:
+    # equal stacks, so one pot and no side pot: the check-down value is the real one,
+    # and every card's luck out leaves each seat its share of the pot at its equity
+    # before the flop, less what it put in (the all-in adjustment, three ways)
+    cfg = TableConfig.nolimit(3, stack, rules=RuleSet.ACPC)
+    holes = "AhAd KsKc 7h6h"
+    state = _play(cfg, holes, "Kd8h9h3s2c", ["a", "c", "c"])
+    assert state.payoffs() == (-stack, 2 * stack, -stack)  # the kings hit their set
+    shares = _equities([parse_cards(h) for h in holes.split()], [])
+    want = [3 * stack * share - stack for share in shares]
+    assert luck_payoffs(state) == pytest.approx(want, abs=1e-6)
+    assert want[0] > 0 > want[1]  # the aces were ahead when the money went in
 
 
 def test_an_unfinished_hand_is_refused() -> None:
@@ -167,7 +199,7 @@ def test_a_match_reports_the_luck_adjusted_rate_and_it_cancels_between_twins() -
     assert data["players"][0]["mbb_per_hand_luck_adjusted"]["mean"] == pytest.approx(0.0,
                                                                                      abs=1e-9)
     report = match_markdown(data)
-    assert "Luck adjusted: 80 of 80 hands saw board cards with two players in" in report
+    assert "Luck adjusted: 80 of 80 hands saw board cards with two or more players in" in report
     assert "| Agent | luck adjusted mbb/hand | 95% interval |" in report
     assert "All-in adjusted" not in report  # checked down: no all-in
     with pytest.raises(ConfigError, match="expected one kind of figure"):
@@ -182,7 +214,7 @@ def test_each_deal_sums_its_hands_luck_adjusted_payoffs_over_the_rotations() -> 
     for h in range(30):
         for i in range(2):
             assert res.deal_luck[h][i] == pytest.approx(sum(r.luck[h][i] for r in rotations))
-    # a hand with no board dealt to two players keeps its real result
+    # a hand with no board dealt to two or more players keeps its real result
     kept = [(r, h) for r in rotations for h in range(30)
             if r.luck[h] == [float(v) for v in r.payoffs[h]]]
     assert len(kept) == 60 - res.luck_hands

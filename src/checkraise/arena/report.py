@@ -177,8 +177,8 @@ _ADJUSTED = (
      "hands ended their betting all-in before the river; each is counted at its expected "
      "result over the board cards still to come (same expectation, less luck)."),
     ("luck adjusted", "luck_adjusted_hands", "mbb_per_hand_luck_adjusted",
-     "hands saw board cards with two players in; each card is charged the pot times what "
-     "it changed of each player's equity (same expectation, less luck)."),
+     "hands saw board cards with two or more players in; each card is charged the pot times "
+     "what it changed of each player's equity (same expectation, less luck)."),
 )
 
 

@@ -99,8 +99,8 @@ def match_command(
     Each deal is played once per seating (twice heads-up, with the seats swapped;
     n times for n agents), which removes most of the luck of the cards. Each rate is
     also given all-in adjusted (hands all-in before the river at their expected
-    result) and luck adjusted (the luck of every board card dealt to two players
-    taken out): the same expectation, narrower intervals.
+    result) and luck adjusted (the luck of every board card dealt to two or more
+    players taken out): the same expectation, narrower intervals.
 
     With --out, each hand's result is written as it ends, so a match that is killed
     keeps the deals it finished: --recover writes their results (those of the same
@@ -131,8 +131,8 @@ def match_command(
     for count, luck, what in (
         (result.adjusted_hands, False, "all-in adjusted ({} hands all-in before the river, "
          "their board luck averaged out):"),
-        (result.luck_hands, True, "luck adjusted ({} hands saw board cards with two players "
-         "in, the luck of each card taken out):"),
+        (result.luck_hands, True, "luck adjusted ({} hands saw board cards with two or more "
+         "players in, the luck of each card taken out):"),
     ):
         if not count:
             continue
