@@ -8,7 +8,8 @@ from fractions import Fraction
 import eval7
 import pytest
 
-from checkraise.arena.allin import allin_payoffs, board_at_last_action
+from checkraise.arena.allin import allin_payoffs, board_at_last_action, order_counts
+from checkraise.arena.luck import luck_payoffs
 from checkraise.arena.ring import RingConfig, play_ring
 from checkraise.cards import format_card, parse_cards
 from checkraise.engine import ActionEvent, RuleSet, State, TableConfig
@@ -69,6 +70,14 @@ CASES = {
     # a folded seat put in more than the all-in short stack: a side pot only one can win
     "ring-side-pot-dead-money": (TableConfig.nolimit(3, (2000, 2000, 300)), "QhQd 7s6s AcJc",
                                  "Ts9c2d3h4s", ["a", "1000", "c", "1600", "f"]),
+    # three seats all-in on the flop for three different amounts: a main pot and a side pot
+    "ring-three-way-side-pot": (TableConfig.nolimit(3, (3000, 1200, 2000)), "AhKh QsQd 9c8c",
+                                "Kd9h4c2s7d", ["c", "c", "c", "a", "a", "c"]),
+    # four seats, one folded before the flop, three all-in on the turn: ties (two AK)
+    # split exactly under ACPC rules, the folded cards are out of the deck
+    "ring-four-seats-turn-ties": (TableConfig.nolimit(4, 1001, rules=RuleSet.ACPC),
+                                  "AhKd AsKc 7h7d 2c3c", "Qs7c2h4d9s",
+                                  ["f", "c", "c", "c", "c", "c", "c", "a", "c", "c"]),
 }
 
 
@@ -101,16 +110,49 @@ def test_a_preflop_all_in_matches_eval7_over_all_1712304_boards() -> None:
     assert allin_payoffs(state) == (expected, -expected)
 
 
+@pytest.mark.parametrize(("holes", "board"), [
+    ("AhKh QsQd 9c8c", "Kd9h4c"),  # 990 turns and rivers
+    ("AhKd AsKc 7h7d", "Qs8c2s"),  # ties between the two AK, unless the spades come
+    ("2c2d 3h3s 4c4h 5d5s", "AcKdQh"),  # four pairs: the board's two pair often ties them all
+    # eight hands: more orders than an array of k**k would hold, counted from the codes
+    ("2c2d 3h3s 4c4h 5d5s 6c6d 7h7s 8c8h 9d9s", "AcKdQh"),
+])
+def test_the_showdown_orders_match_eval7_on_every_completion(holes: str, board: str) -> None:
+    hands = [parse_cards(h) for h in holes.split()]
+    known = parse_cards(board)
+    counts = order_counts(tuple(map(tuple, hands)), tuple(known))
+    used = set(known) | {c for h in hands for c in h}
+    deck = [c for c in range(52) if c not in used]
+    expected: dict[tuple[int, ...], int] = {}
+    for rest in itertools.combinations(deck, 5 - len(known)):
+        five = [eval7.Card(format_card(c)) for c in (*known, *rest)]
+        values = [eval7.evaluate([eval7.Card(format_card(c)) for c in h] + five) for h in hands]
+        beaten = tuple(sum(w < v for w in values) for v in values)
+        expected[beaten] = expected.get(beaten, 0) + 1
+    k = len(hands)
+    decoded = {tuple(code // k**i % k for i in range(k)): n for code, n in counts.items()}
+    assert decoded == expected
+    assert len(expected) >= 3
+
+
+def test_three_seats_all_in_before_the_flop_agree_with_the_luck_adjustment() -> None:
+    # one pot, no side pot: the expected payout is each seat's equity share of the pot,
+    # which the luck adjustment (equity shares, not orders) computes its own way
+    state = _play(TableConfig.nolimit(3, 1000), "AhAd KsKc 7h6h", "Kd8h9h3s2c", ["a", "c", "c"])
+    adjusted = allin_payoffs(state)
+    assert adjusted is not None and sum(adjusted) == 0
+    assert [float(v) for v in adjusted] == pytest.approx(luck_payoffs(state), abs=1e-9)
+
+
 @pytest.mark.parametrize(
     ("cfg", "holes", "moves"),
     [
         (TableConfig.nolimit(2, 1000), "AhAd KsKc", ["300", "f"]),  # a fold ends it
         (TableConfig.nolimit(2, 1000), "AhAd KsKc", ["c", "c", "c", "c", "c", "c",
                                                     "a", "c"]),  # all-in on the river
-        (TableConfig.nolimit(3, 1000), "AhAd KsKc QsQc", ["a", "c", "c"]),  # three seats in
     ],
 )
-def test_nothing_is_adjusted_without_cards_to_come_for_exactly_two_seats(
+def test_nothing_is_adjusted_without_cards_to_come_for_two_or_more_seats(
     cfg: TableConfig, holes: str, moves: list[str]
 ) -> None:
     assert allin_payoffs(_play(cfg, holes, "2c7dTs3h5s", moves)) is None

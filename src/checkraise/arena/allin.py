@@ -1,7 +1,7 @@
 """All-in adjustment: a hand's result without the luck of the board cards still to come.
 
-When the betting of a hand ends before the river with two seats still in (one of
-them, or both, all-in), nobody has a decision left and the rest of the board alone
+When the betting of a hand ends before the river with two or more seats still in (all
+of them but one, or all, all-in), nobody has a decision left and the rest of the board alone
 decides the pot. The *all-in adjusted* result replaces what the board did by what it
 does on average: each seat's payoff expected over every way the board can be
 completed from the cards nobody was dealt (hands of folded seats are out of the
@@ -11,24 +11,32 @@ has the same expectation as the real one, for any agents, while the variance of 
 runouts is gone. That variance dominates matches with many big all-ins before the
 river (poker trackers report the same "all-in EV" win rate).
 
-The payout of each outcome (either seat wins, or they tie) is the engine's own
-settlement of the same betting (:func:`checkraise.engine.showdown.settle` with the
-ranks given), so side pots, dead money, uncalled bets, odd chips and ACPC's exact
-splits are those of the real game; the counts of the outcomes come from exact
-enumeration (:func:`checkraise.equity.equity`), and the expectation is an exact
-fraction. Hands with three or more seats still in keep their real result.
+The payout of each outcome (an order of the hands, who beats whom and who ties) is
+the engine's own settlement of the same betting (:func:`checkraise.engine.showdown.settle`
+with the ranks given), so side pots, dead money, uncalled bets, odd chips and ACPC's
+exact splits are those of the real game; the counts of the outcomes come from exact
+enumeration of the completions (``showdown_orders`` in :mod:`checkraise.equity._kernels`,
+about 50 ms before the flop), and the expectation is an exact fraction.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
+from functools import lru_cache
+from types import MappingProxyType
+
+import numpy as np
 
 from checkraise.engine import State
 from checkraise.engine.actions import ActionEvent, DealEvent
 from checkraise.engine.showdown import settle
 from checkraise.errors import ConfigError
 
-__all__ = ["allin_payoffs", "board_at_last_action"]
+__all__ = ["allin_payoffs", "board_at_last_action", "order_counts"]
+
+_DENSE_SEATS = 7
+"""Up to this many hands in, the orders are counted in an array of k**k (6.6 MB at 7)."""
 
 
 def board_at_last_action(state: State) -> int:
@@ -46,9 +54,9 @@ def board_at_last_action(state: State) -> int:
 def allin_payoffs(state: State) -> tuple[int | Fraction, ...] | None:
     """Each seat's payoff expected over the board cards dealt after the last decision.
 
-    ``None`` when there is nothing to average: a fold ended the hand, the board was
-    complete at the last decision, or three or more seats are still in (then the real
-    payoffs stand). Exact: ``int`` or :class:`~fractions.Fraction`, summing to zero.
+    ``None`` when there is nothing to average: a fold ended the hand or the board was
+    complete at the last decision (then the real payoffs stand). Exact: ``int`` or
+    :class:`~fractions.Fraction`, summing to zero.
 
     Examples
     --------
@@ -68,25 +76,49 @@ def allin_payoffs(state: State) -> tuple[int | Fraction, ...] | None:
     live = [i for i, folded in enumerate(state.folded) if not folded]
     cfg = state.config
     known = board_at_last_action(state)
-    if len(live) != 2 or known >= len(state.board) or cfg.hole_cards != 2:
+    if len(live) < 2 or known >= len(state.board) or cfg.hole_cards != 2:
         return None
-    from checkraise.equity import equity
-
     holes = state.hole_cards
-    a, b = live
-    dead = [c for i, hole in enumerate(holes) if i not in live for c in hole]
-    res = equity([tuple(holes[a]), tuple(holes[b])], board=list(state.board[:known]),
-                 dead=dead, method="exact")
-    n = int(res.samples)
-    wins_a, wins_b = round(float(res.win[0]) * n), round(float(res.win[1]) * n)
-    ties = n - wins_a - wins_b
+    k = len(live)
+    orders = order_counts(
+        tuple(tuple(holes[i]) for i in live), tuple(state.board[:known]),
+        tuple(sorted(c for i, hole in enumerate(holes) if i not in live for c in hole)),
+    )
+    n = sum(orders.values())
     outcomes = []
-    for ra, rb, count in ((1, 0, wins_a), (0, 1, wins_b), (0, 0, ties)):
+    for code, count in orders.items():
         ranks = [-1] * cfg.num_players
-        ranks[a], ranks[b] = ra, rb
+        for j, seat in enumerate(live):
+            ranks[seat] = code // k**j % k
         outcomes.append((count, settle(state, ranks).payoffs))
     out: list[int | Fraction] = []
     for seat in range(cfg.num_players):
         value = Fraction(sum(count * Fraction(pay[seat]) for count, pay in outcomes), n)
         out.append(value.numerator if value.denominator == 1 else value)
     return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def order_counts(
+    holes: tuple[tuple[int, ...], ...], board: tuple[int, ...], dead: tuple[int, ...] = ()
+) -> Mapping[int, int]:
+    """How many completions of ``board`` give each order of the hands ``holes``.
+
+    Keys are the codes of :func:`checkraise.equity._kernels.showdown_orders` (hand
+    ``i`` beats ``code // k**i % k`` of the ``k`` hands); the cards of ``dead`` and of
+    every hand are out of the deck. Cached (read-only): the luck adjustment of a hand
+    all-in before the flop asks for the same enumeration.
+    """
+    from checkraise.equity import _kernels
+
+    used = {*board, *dead, *(c for hole in holes for c in hole)}
+    deck = np.array([c for c in range(52) if c not in used], dtype=np.int64)
+    hands = np.array(holes, dtype=np.int64).reshape(-1, 2)
+    known = np.array(board, dtype=np.int64)
+    if len(holes) <= _DENSE_SEATS:  # a count per possible code: at most 7**7 of them
+        counts = _kernels.showdown_orders(hands, known, deck, True)
+        found = np.flatnonzero(counts)
+        return MappingProxyType({int(c): int(counts[c]) for c in found})
+    codes = _kernels.showdown_orders(hands, known, deck, False)
+    found, counts = np.unique(codes, return_counts=True)
+    return MappingProxyType({int(c): int(m) for c, m in zip(found, counts, strict=True)})

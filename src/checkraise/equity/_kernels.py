@@ -184,6 +184,80 @@ def _fill_board(
 
 
 @njit
+def showdown_orders(
+    holes: np.ndarray, known: np.ndarray, deck: np.ndarray, dense: bool
+) -> np.ndarray:
+    """The order of the hands ``holes`` (``k`` rows of two cards) on the completions of
+    the board ``known`` by cards of ``deck``.
+
+    Hand ``i`` beats ``b_i`` of the others (ties beat nobody); the order's code is the
+    sum of ``b_i * k**i``, which keeps exactly what a showdown's payout depends on: who
+    beats whom, and who ties. ``dense``: how many completions give each code (an array
+    of ``k**k``); else the code of each completion, in the order of :func:`combinations`.
+    """
+    k = holes.shape[0]
+    draw = 5 - known.shape[0]
+    n = deck.shape[0]
+    size = 1
+    for _ in range(k):
+        size *= k
+    total = 1
+    for i in range(draw):
+        total = total * (n - i) // (i + 1)
+    out = np.zeros(size if dense else total, dtype=np.int64)
+    ck = np.empty(k, dtype=np.int64)
+    cf = np.empty(k, dtype=np.int64)
+    for i in range(k):
+        ck[i] = CARD_KEY[holes[i, 0]] + CARD_KEY[holes[i, 1]]
+        cf[i] = CARD_FLUSH_BIT[holes[i, 0]] | CARD_FLUSH_BIT[holes[i, 1]]
+    # Level d of keys and fms: the known cards plus the first d drawn (as in
+    # exact_equity_steps), so that each completion adds one card to its parent's sums.
+    keys = np.zeros(draw + 1, dtype=np.int64)
+    fms = np.zeros(draw + 1, dtype=np.int64)
+    for i in range(known.shape[0]):
+        keys[0] += CARD_KEY[known[i]]
+        fms[0] |= CARD_FLUSH_BIT[known[i]]
+    ranks = np.empty(k, dtype=np.int64)
+    pos = np.zeros(draw + 1, dtype=np.int64)
+    row = 0
+    d = 0
+    while d >= 0:
+        if d == draw:
+            for i in range(k):
+                ranks[i] = rank_from_key(keys[d] + ck[i], fms[d] | cf[i])
+            code = 0
+            scale = 1
+            for i in range(k):
+                beaten = 0
+                for j in range(k):
+                    if ranks[j] < ranks[i]:
+                        beaten += 1
+                code += beaten * scale
+                scale *= k
+            if dense:
+                out[code] += 1
+            else:
+                out[row] = code
+            row += 1
+            d -= 1
+            if d >= 0:
+                pos[d] += 1
+            continue
+        if pos[d] > n - (draw - d):
+            d -= 1
+            if d >= 0:
+                pos[d] += 1
+            continue
+        c = deck[pos[d]]
+        keys[d + 1] = keys[d] + CARD_KEY[c]
+        fms[d + 1] = fms[d] | CARD_FLUSH_BIT[c]
+        if d + 1 < draw:
+            pos[d + 1] = pos[d] + 1
+        d += 1
+    return out
+
+
+@njit
 def _showdown_hu_pairs(
     n_a: int, n_b: int, r: np.ndarray, w: np.ndarray, m: np.ndarray,
     la: np.ndarray, lb: np.ndarray, acc: np.ndarray,
