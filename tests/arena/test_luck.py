@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 
 import pytest
 from tests.arena.test_allin import _play
@@ -166,19 +167,27 @@ def test_nothing_is_adjusted_without_a_board_dealt_to_two_seats(
     assert luck_payoffs(state) is None
 
 
-@pytest.mark.parametrize("stack", [1000, 1001])  # 1001: an odd pot (3003), odd chips on ties
-def test_three_seats_all_in_before_the_flop_get_the_pot_at_their_equity(stack: int) -> None:
+@pytest.mark.parametrize(
+    ("stack", "holes", "board", "real"),
+    [
+        (1000, "AhAd KsKc 7h6h", "Kd8h9h3s2c", (-1000, 2000, -1000)),  # the kings hit a set
+        # an odd pot (3003) split by the two AK, exactly under ACPC rules
+        (1001, "AhKd AsKc 7h6h", "QsJd2c3h4s", (Fraction(1001, 2), Fraction(1001, 2), -1001)),
+    ],
+)
+def test_three_seats_all_in_before_the_flop_get_the_pot_at_their_equity(
+    stack: int, holes: str, board: str, real: tuple[int | Fraction, ...]
+) -> None:
     # equal stacks, so one pot and no side pot: the check-down value is the real one,
     # and every card's luck out leaves each seat its share of the pot at its equity
     # before the flop, less what it put in (the all-in adjustment, three ways)
     cfg = TableConfig.nolimit(3, stack, rules=RuleSet.ACPC)
-    holes = "AhAd KsKc 7h6h"
-    state = _play(cfg, holes, "Kd8h9h3s2c", ["a", "c", "c"])
-    assert state.payoffs() == (-stack, 2 * stack, -stack)  # the kings hit their set
+    state = _play(cfg, holes, board, ["a", "c", "c"])
+    assert state.payoffs() == real
     shares = _equities([parse_cards(h) for h in holes.split()], [])
     want = [3 * stack * share - stack for share in shares]
     assert luck_payoffs(state) == pytest.approx(want, abs=1e-6)
-    assert want[0] > 0 > want[1]  # the aces were ahead when the money went in
+    assert want != pytest.approx([float(v) for v in real], abs=1.0)
 
 
 def test_an_unfinished_hand_is_refused() -> None:

@@ -16,7 +16,7 @@ the engine's own settlement of the same betting (:func:`checkraise.engine.showdo
 with the ranks given), so side pots, dead money, uncalled bets, odd chips and ACPC's
 exact splits are those of the real game; the counts of the outcomes come from exact
 enumeration of the completions (``showdown_orders`` in :mod:`checkraise.equity._kernels`,
-about 50 ms before the flop), and the expectation is an exact fraction.
+40 to 50 ms before the flop), and the expectation is an exact fraction.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ adjusted result has the real one's expectation for any agents. The check-down va
 does not have to be the true value of the position (side pots, odd chips and the
 betting still to come are left out); the closer it is, the more variance goes. All-in
 before the flop with no side pot, the terms add up to the all-in adjusted payoff (each
-seat's share of the pot at its equity, less what it put in); all-in later, to that
+seat's share of the pot at its equity, less what it put in; up to odd chips); all-in later, to that
 payoff less the terms of the cards dealt before.
 
 Measured with ``benchmarks/paired_matches.py`` on two blueprints against ``heuristic``
@@ -95,7 +95,7 @@ def luck_payoffs(state: State) -> tuple[float, ...] | None:
         # the last seat's term is minus the others' (the equities sum to one): zero-sum
         # to the chip, and heads-up the same two numbers whichever seat is computed
         changes = [pot * (new - old) for new, old in zip(after[:-1], earlier[:-1], strict=True)]
-        for seat, change in zip(live, changes, strict=False):
+        for seat, change in zip(live[:-1], changes, strict=True):
             correction[seat] += change
         correction[live[-1]] -= sum(changes)
         adjusted = True
