@@ -227,3 +227,18 @@ def test_each_deal_sums_its_hands_luck_adjusted_payoffs_over_the_rotations() -> 
     kept = [(r, h) for r in rotations for h in range(30)
             if r.luck[h] == [float(v) for v in r.payoffs[h]]]
     assert len(kept) == 60 - res.luck_hands
+
+
+def test_a_three_seat_ring_adjusts_every_multiway_hand_and_cancels_between_triplets() -> None:
+    # three 'call' seats see every card three ways; three 'allin' seats are all in before
+    # the flop every hand: all of them adjusted, and identical agents still cancel
+    calls = play_ring(RingConfig(("call",) * 3, hands=20), seed=6, workers=1)
+    assert calls.luck_hands == 60 and calls.adjusted_hands == 0
+    # each agent sits in every seat of a deal once: its luck-adjusted total is the seats'
+    # sum, zero to rounding
+    assert all(v == pytest.approx(0.0, abs=1e-6) for row in calls.deal_luck for v in row)
+    one = play_rotation(RingConfig(("call",) * 3, hands=20), seed=6, rotation=0)
+    assert sum(a != [float(v) for v in b] for a, b in zip(one.luck, one.payoffs, strict=True)) > 15
+    shoves = play_ring(RingConfig(("allin",) * 3, hands=10), seed=7, workers=1)
+    assert shoves.adjusted_hands == shoves.luck_hands == 30
+    assert [sum(row[i] for row in shoves.deal_adjusted) for i in range(3)] == [0, 0, 0]
