@@ -1,4 +1,4 @@
-"""``checkraise hands import|stats|export``: the hand database from the command line."""
+"""``checkraise hands import|stats|luck|export``: the hand database from the command line."""
 
 from __future__ import annotations
 
@@ -160,6 +160,53 @@ def stats_command(
     Console().print(table)
     if plot is not None:
         print(f"wrote {plot}")
+
+
+@hands_app.command("luck")
+def luck_command(
+    db_path: Path = typer.Option(Path("hands.sqlite"), "--db", help="Hand database (SQLite)."),
+    player: str | None = typer.Option(None, "--player", help="Only this player."),
+    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+) -> None:
+    """Win rates as won, all-in adjusted and luck adjusted (mbb/hand, 95% intervals).
+
+    The adjusted rates take out the luck of the board cards and keep the expectation,
+    so they estimate the same win rate more precisely. They need every player's hole
+    cards, folded hands included (Pluribus logs, ACPC dealer logs, checkraise's match
+    logs): a hand without them is an error that names it.
+    """
+    from checkraise.cli._progress import hands_progress
+    from checkraise.histories.database import load_hands, open_database
+    from checkraise.histories.luck import luck_rates
+
+    if not db_path.exists():
+        raise CheckraiseError(
+            f"hand database {str(db_path)!r} does not exist: run 'hands import'")
+    db = open_database(db_path)
+    try:
+        if player is not None:
+            _check_player(db, db_path, player)
+        hands = [h for h in load_hands(db)
+                 if player is None or any(s.name == player for s in h.seats)]
+    finally:
+        db.close()
+    with hands_progress(len(hands), "luck", enabled=not as_json) as advance:
+        lines = luck_rates(hands, player=player, advance=advance)
+    if as_json:
+        print(json.dumps({"hands": len(hands), "players": [line.as_dict() for line in lines]}))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"Win rates, mbb/hand with 95% intervals: {db_path.name}, "
+                        f"{len(hands):,} hands")
+    for col in ("player", "hands", "as won", "all-in adjusted", "luck adjusted"):
+        table.add_column(col, justify="left" if col == "player" else "right", no_wrap=True)
+    for line in lines:
+        table.add_row(line.player, f"{line.hands:,}",
+                      *(f"{e.mean:+.0f} ± {e.half_width:.0f}"
+                        for e in (line.won, line.allin, line.luck)))
+    Console().print(table)
 
 
 @hands_app.command("export")
