@@ -79,6 +79,23 @@ def import_command(
         raise typer.Exit(2)
 
 
+def _open_existing(db_path: Path, player: str | None = None) -> sqlite3.Connection:
+    """The hand database at ``db_path``, which must exist (and hold ``player``, if given)."""
+    from checkraise.histories.database import open_database
+
+    if not db_path.exists():
+        raise CheckraiseError(
+            f"hand database {str(db_path)!r} does not exist: run 'hands import'")
+    db = open_database(db_path)
+    if player is not None:
+        try:
+            _check_player(db, db_path, player)
+        except BaseException:
+            db.close()
+            raise
+    return db
+
+
 def _check_player(db: sqlite3.Connection, db_path: Path, player: str) -> None:
     """Raise naming ``player`` and some players the database does hold, if it has none."""
     import difflib
@@ -116,16 +133,10 @@ def stats_command(
     ),
 ) -> None:
     """Player statistics: hands, VPIP, PFR, 3-bet %, AF, WTSD, W$SD, bb/100."""
-    from checkraise.histories.database import open_database
     from checkraise.histories.stats import player_stats
 
-    if not db_path.exists():
-        raise CheckraiseError(
-            f"hand database {str(db_path)!r} does not exist: run 'hands import'")
-    db = open_database(db_path)
+    db = _open_existing(db_path, player)
     try:
-        if player is not None:
-            _check_player(db, db_path, player)
         lines = player_stats(db, player=player, positions=tuple(position),
                              by_position=by_position)
         lines.sort(key=lambda s: (s.player if by_position else "",
@@ -176,16 +187,11 @@ def luck_command(
     logs): a hand without them is an error that names it.
     """
     from checkraise.cli._progress import hands_progress
-    from checkraise.histories.database import load_hands, open_database
+    from checkraise.histories.database import load_hands
     from checkraise.histories.luck import luck_rates
 
-    if not db_path.exists():
-        raise CheckraiseError(
-            f"hand database {str(db_path)!r} does not exist: run 'hands import'")
-    db = open_database(db_path)
+    db = _open_existing(db_path, player)
     try:
-        if player is not None:
-            _check_player(db, db_path, player)
         hands = [h for h in load_hands(db)
                  if player is None or any(s.name == player for s in h.seats)]
     finally:
@@ -218,15 +224,12 @@ def export_command(
 ) -> None:
     """Write the database back out as PokerStars text or ACPC dealer logs (+ game files)."""
     from checkraise.histories.acpc_log import write_logs
-    from checkraise.histories.database import load_hands, open_database
+    from checkraise.histories.database import load_hands
     from checkraise.histories.pokerstars import format_hands
 
     if fmt not in ("pokerstars", "acpc"):
         raise CheckraiseError(f"unknown format {fmt!r}: expected pokerstars or acpc")
-    if not db_path.exists():
-        raise CheckraiseError(
-            f"hand database {str(db_path)!r} does not exist: run 'hands import'")
-    db = open_database(db_path)
+    db = _open_existing(db_path)
     try:
         hands = list(load_hands(db))
     finally:

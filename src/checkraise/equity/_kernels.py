@@ -210,8 +210,10 @@ def showdown_orders(
     for i in range(k):
         ck[i] = CARD_KEY[holes[i, 0]] + CARD_KEY[holes[i, 1]]
         cf[i] = CARD_FLUSH_BIT[holes[i, 0]] | CARD_FLUSH_BIT[holes[i, 1]]
-    # Level d of keys and fms: the known cards plus the first d drawn (as in
-    # exact_equity_steps), so that each completion adds one card to its parent's sums.
+    # Level d of keys and fms: the known cards plus the first d drawn, so that each
+    # completion adds one card to its parent's sums. The walk is exact_equity_steps's,
+    # written out again: as a shared helper (arrays passed per step, each a reference
+    # count) both ran three times slower.
     keys = np.zeros(draw + 1, dtype=np.int64)
     fms = np.zeros(draw + 1, dtype=np.int64)
     for i in range(known.shape[0]):
