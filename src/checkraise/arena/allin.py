@@ -21,7 +21,7 @@ enumeration of the completions (``showdown_orders`` in :mod:`checkraise.equity._
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from types import MappingProxyType
@@ -79,23 +79,32 @@ def allin_payoffs(state: State) -> tuple[int | Fraction, ...] | None:
     if len(live) < 2 or known >= len(state.board) or cfg.hole_cards != 2:
         return None
     holes = state.hole_cards
-    k = len(live)
     orders = order_counts(
         tuple(tuple(holes[i]) for i in live), tuple(state.board[:known]),
-        tuple(sorted(c for i, hole in enumerate(holes) if i not in live for c in hole)),
+        folded_cards(holes, live),
     )
     n = sum(orders.values())
     outcomes = []
     for code, count in orders.items():
         ranks = [-1] * cfg.num_players
-        for j, seat in enumerate(live):
-            ranks[seat] = code // k**j % k
+        for seat, beaten in zip(live, order_ranks(code, len(live)), strict=True):
+            ranks[seat] = beaten
         outcomes.append((count, settle(state, ranks).payoffs))
     out: list[int | Fraction] = []
     for seat in range(cfg.num_players):
         value = Fraction(sum(count * Fraction(pay[seat]) for count, pay in outcomes), n)
         out.append(value.numerator if value.denominator == 1 else value)
     return tuple(out)
+
+
+def folded_cards(holes: Sequence[Sequence[int]], live: Sequence[int]) -> tuple[int, ...]:
+    """The hole cards of every seat not in ``live``, sorted: out of the deck, in no hand."""
+    return tuple(sorted(c for i, hole in enumerate(holes) if i not in live for c in hole))
+
+
+def order_ranks(code: int, k: int) -> tuple[int, ...]:
+    """How many of the ``k`` hands each one beats, read from an :func:`order_counts` key."""
+    return tuple(code // k**i % k for i in range(k))
 
 
 @lru_cache(maxsize=4096)

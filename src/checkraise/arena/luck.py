@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from checkraise.arena.allin import folded_cards, order_counts, order_ranks
 from checkraise.engine import State
 from checkraise.engine.actions import ActionEvent, DealEvent
 from checkraise.errors import ConfigError
@@ -86,7 +87,7 @@ def luck_payoffs(state: State) -> tuple[float, ...] | None:
         dealt += len(event.cards)
         if len(live) < 2:
             continue
-        dead = tuple(sorted(c for i, hole in enumerate(holes) if i not in live for c in hole))
+        dead = folded_cards(holes, live)
         hands = tuple(tuple(holes[i]) for i in live)
         given = sorted((replay.contributions[i] for i in live), reverse=True)
         pot = replay.pot - (given[0] - given[1])  # an uncalled excess is not contested
@@ -127,13 +128,11 @@ def _exact(
         return tuple(float(e) for e in res.equity)
     # Three or more: the same enumeration as the all-in adjustment's (cached there), each
     # order's pot shared by the hands that beat the most others.
-    from checkraise.arena.allin import order_counts
-
     k = len(hands)
     shares = [0.0] * k
     orders = order_counts(hands, board, dead)
     for code, count in orders.items():
-        beaten = [code // k**i % k for i in range(k)]
+        beaten = order_ranks(code, k)
         top = max(beaten)
         winners = [i for i in range(k) if beaten[i] == top]
         for i in winners:
