@@ -12,7 +12,10 @@ seed and ``h``, and every rotation starts with fresh agents: so the deals that e
 rotation finished (the first ``k``) are exactly what a match of ``k`` deals with the
 same seed would have played. :func:`recover` rebuilds that match's
 :class:`~checkraise.arena.ring.RingResult` from the journals
-(``checkraise match --out DIR --recover``).
+(``checkraise match --out DIR --recover``), and :func:`pool` joins the matches of one
+pairing on several seeds into one result over all their deals (``checkraise match
+--pool DIR --pool DIR2``): a match cut short and continued on another seed for the
+deals it missed is then measured as one.
 
 Only the deals that *every* rotation finished count, so a rotation that ran ahead
 of the others when the match was killed played its lead for nothing. When all the
@@ -28,7 +31,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -48,6 +51,7 @@ __all__ = [
     "Pace",
     "RotationFailedError",
     "mark_failed",
+    "pool",
     "recover",
     "write_match_file",
 ]
@@ -268,3 +272,64 @@ def recover(folder: Path) -> tuple[RingResult, int]:
                            "recover")
     rotations = {r: _rotation(h[:deals], r, n) for r, h in hands.items()}
     return combine_rotations(replace(config, hands=deals), seed, rotations), config.hands
+
+
+#: What must be the same in the matches :func:`pool` joins (all of the config but the deals).
+_POOLED_SAME = ("agents", "stack", "small_blind", "big_blind", "rules", "duplicate")
+
+
+def pool(folders: Sequence[Path]) -> RingResult:
+    """The matches logged in ``folders`` as one match over all their deals.
+
+    Each folder gives the deals every seating finished (:func:`recover`; all of them
+    for a match that ran to its end), in the order of ``folders``. The matches must
+    seat the same agents in the same order on the same table, each on its own seed:
+    deals are independent draws whatever the seed, so the pooled win rates and
+    intervals are those of one match of that many deals; the same seed twice would
+    count its deals twice. :attr:`~checkraise.arena.ring.RingResult.parts` says which
+    match gave which deals.
+
+    Raises :class:`JournalError` (nothing read is kept) when a folder holds no match or
+    no finished deal, when the matches differ in anything but seed and deals, or when
+    a seed repeats.
+    """
+    from checkraise.arena.ring import MatchPart, RingResult
+
+    if not folders:
+        raise JournalError("no match folders to pool; expected one or more")
+    results = []
+    for folder in folders:
+        result, planned = recover(folder)
+        results.append((folder, result, planned))
+    first_folder, first, _ = results[0]
+    want = first.config.to_json()
+    seen: dict[int, Path] = {}
+    for folder, result, _ in results:
+        have = result.config.to_json()
+        differ = [k for k in _POOLED_SAME if have[k] != want[k]]
+        if differ:
+            shown = "; ".join(f"{k} {have[k]!r} where {first_folder} has {want[k]!r}"
+                              for k in differ)
+            raise JournalError(f"{folder}: {shown}; expected matches that differ only in "
+                               "seed and deals")
+        if result.seed in seen:
+            raise JournalError(f"{folder} and {seen[result.seed]} both played seed "
+                               f"{result.seed}: its deals would count twice; expected each "
+                               "match on its own seed")
+        seen[result.seed] = folder
+    out = RingResult(
+        replace(first.config, hands=sum(r.config.hands for _, r, _ in results)),
+        first.seed,
+        first.labels,
+        [row for _, r, _ in results for row in r.deal_chips],
+        [ActionCounts() for _ in first.labels],
+        [row for _, r, _ in results for row in r.deal_adjusted],
+        sum(r.adjusted_hands for _, r, _ in results),
+        [row for _, r, _ in results for row in r.deal_luck],
+        sum(r.luck_hands for _, r, _ in results),
+        tuple(MatchPart(r.seed, r.config.hands, planned) for _, r, planned in results),
+    )
+    for _, r, _ in results:
+        for mine, theirs in zip(out.actions, r.actions, strict=True):
+            mine.add(theirs)
+    return out

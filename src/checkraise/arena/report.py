@@ -182,6 +182,17 @@ _ADJUSTED = (
 )
 
 
+def _seeds(result: dict[str, Any]) -> str:
+    """``seed S``, or for a pooled result each match's seed and deals."""
+    if not (parts := result.get("pooled")):
+        return f"seed {result['seed']}"
+    return "pooled from " + ", ".join(
+        f"seed {p['seed']} ({p['deals']} deals" + ("" if p["deals"] == p["planned"]
+                                                  else f" of {p['planned']} planned") + ")"
+        for p in parts
+    )
+
+
 def match_markdown(result: dict[str, Any], charts: Sequence[str] = ()) -> str:
     """The Markdown report of a match (:meth:`~checkraise.arena.ring.RingResult.to_json`)."""
     cfg = result["config"]
@@ -189,7 +200,7 @@ def match_markdown(result: dict[str, Any], charts: Sequence[str] = ()) -> str:
         "# Match report",
         "",
         f"{' vs '.join(cfg['agents'])}: {cfg['hands']} deals, "
-        f"{result['rotations']} seating(s) each ({result['kind']}), seed {result['seed']}; "
+        f"{result['rotations']} seating(s) each ({result['kind']}), {_seeds(result)}; "
         f"stacks {cfg['stack']}, blinds {cfg['small_blind']}/{cfg['big_blind']}, "
         f"{cfg['rules']} rules.",
         *(["", f"Recovered from a match that was stopped: the first {part['deals']} of the "

@@ -44,6 +44,7 @@ from checkraise.errors import ConfigError
 
 __all__ = [
     "PACE_SLACK",
+    "MatchPart",
     "RingConfig",
     "RingResult",
     "agent_labels",
@@ -277,6 +278,17 @@ def _run_rotation(task: _RotationTask, progress: Progress) -> RotationResult:
     )
 
 
+@dataclass(frozen=True)
+class MatchPart:
+    """One match of those a pooled result is made of (:func:`checkraise.arena.journal.pool`):
+    its seed, the deals it adds (those finished in every seating) and the deals it was
+    to play."""
+
+    seed: int
+    deals: int
+    planned: int
+
+
 @dataclass
 class RingResult:
     """Outcome of a (duplicate) ring match.
@@ -298,6 +310,10 @@ class RingResult:
     deal_luck, luck_hands
         The same, luck adjusted (:mod:`checkraise.arena.luck`), and how many hands that
         changed.
+    parts
+        Empty for one match; for matches pooled by :func:`checkraise.arena.journal.pool`,
+        each one's seed and deals, in the order of the deals (``seed`` is then the
+        first's).
     """
 
     config: RingConfig
@@ -309,6 +325,7 @@ class RingResult:
     adjusted_hands: int = 0
     deal_luck: list[list[float]] = field(default_factory=list)
     luck_hands: int = 0
+    parts: tuple[MatchPart, ...] = ()
 
     def total_chips(self, player: int) -> int | Fraction:
         """Player's chips won over every hand of every rotation (exact)."""
@@ -350,16 +367,21 @@ class RingResult:
                     "actions": self.actions[i].to_json() if self.actions else None,
                 }
             )
-        return {
+        data: dict[str, Any] = {
             "kind": "duplicate match" if self.config.duplicate else "match",
             "config": self.config.to_json(),
-            "seed": self.seed,
+            "seed": None if self.parts else self.seed,
             "rotations": self.config.num_rotations,
             "hands_played": self.config.hands * self.config.num_rotations,
             "allin_adjusted_hands": self.adjusted_hands,
             "luck_adjusted_hands": self.luck_hands,
             "players": players,
         }
+        if self.parts:
+            data["pooled"] = [
+                {"seed": p.seed, "deals": p.deals, "planned": p.planned} for p in self.parts
+            ]
+        return data
 
 
 def play_ring(

@@ -92,6 +92,12 @@ def match_command(
         help="Write the results of the deals a killed match in --out finished (its own "
         "agents and settings, read from --out; give no agents).",
     ),
+    pool: list[Path] = typer.Option(
+        None, "--pool", show_default=False,
+        help="The --out folder of a match to pool with the others given (repeat: --pool "
+        "DIR --pool DIR2): one result over all their deals, for one pairing played on "
+        "several seeds (give no agents; --out, if given, gets the pooled report).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
     """Play a (duplicate) match and report each agent's win rate in mbb/hand with a 95% CI.
@@ -106,12 +112,16 @@ def match_command(
     keeps the deals it finished: --recover writes their results (those of the same
     match with that many deals). When every seating has a worker of its own, the
     seatings are kept within 20 hands of each other, so a killed match loses at most
-    that many hands of any seating.
+    that many hands of any seating. --pool joins such a match and its continuation on
+    another seed (or any matches of the same agents and table on different seeds) into
+    one result.
     """
     # Everything is checked before the progress bar appears.
     from checkraise.arena.match import summary_line
     from checkraise.arena.report import write_match_report
-    if recover:
+    if pool:
+        data, result = _pool(pool, out, agents, recover, force)
+    elif recover:
         data, result = _recover(out, agents)
     else:
         data, result = _play(agents, hands, seed, stack, blinds, rules, duplicate, workers,
@@ -124,6 +134,9 @@ def match_command(
     if "partial" in data:
         print(f"recovered: {data['partial']['deals']:,} of the {data['partial']['planned']:,} "
               "deals planned, finished in every seating")
+    for part in data.get("pooled", ()):
+        print(f"pooled: {part['deals']:,} deals of seed {part['seed']} "
+              f"({part['planned']:,} planned)")
     print(summary_line(result))
     for i, label in enumerate(result.labels):
         e = result.mbb(i)
@@ -190,3 +203,25 @@ def _recover(out: Path | None, agents: list[str] | None) -> tuple[dict[str, Any]
     data = result.to_json()
     data["partial"] = {"deals": result.config.hands, "planned": planned}
     return data, result
+
+
+def _pool(folders: list[Path], out: Path | None, agents: list[str] | None, recover: bool,
+          force: bool) -> tuple[dict[str, Any], RingResult]:
+    """The matches in ``folders`` pooled into one result; ``out`` is checked and claimed
+    before anything is written."""
+    from checkraise.arena.journal import pool
+    from checkraise.arena.outfolder import claim_out_folder
+
+    if agents:
+        raise OptionError(f"--pool takes no agents (got {' '.join(agents)}): the matches' "
+                          "own are read from their folders")
+    if recover:
+        raise OptionError("--pool and --recover together; expected one (--pool recovers "
+                          "the deals of a killed match by itself)")
+    if out is not None and any(out.resolve() == f.resolve() for f in folders):
+        raise OptionError(f"--out {out} is one of the --pool folders; expected a folder of "
+                          "its own for the pooled report")
+    result = pool([f / "logs" for f in folders])
+    if out is not None:
+        claim_out_folder(out, MATCH_FILES, MATCH_LOGS, force=force, command="match")
+    return result.to_json(), result
