@@ -47,7 +47,8 @@ if TYPE_CHECKING:
     from checkraise.engine import Action, Observation, TableConfig
     from checkraise.solvers.blueprint import Blueprint
 
-__all__ = ["ADAPT_ARMS", "BIASES", "BIAS_FACTOR", "BlueprintAgent", "bias_rows", "load_blueprint",
+__all__ = ["ADAPT_ARMS", "BIASES", "BIAS_FACTOR", "DRAWS", "BlueprintAgent", "bias_rows",
+           "fresh_seed", "hand_uniform", "load_blueprint", "pick",
            "resolve_blueprint", "street_biases"]
 
 #: The blueprint and its three biased versions (Brown, Sandholm & Amos 2018, "Depth-limited
@@ -235,6 +236,49 @@ def _decisions_by_street(
     return out
 
 
+#: The values of the ``draws`` option (:class:`BlueprintAgent`, ``resolve``).
+DRAWS = ("stream", "hand")
+
+# What a draw of hand_uniform is for, so that no two uses share a number.
+_TRANSLATION_DRAW = 0x7472
+_ACTION_DRAW = 0x6163
+_ARM_DRAW = 0x6172
+
+
+def fresh_seed(seed: int | None) -> int:
+    """``seed``, or for ``None`` a seed from fresh entropy (a bot without a seed draws
+    differently in every run, whichever way it draws)."""
+    if seed is not None:
+        return seed
+    return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def hand_uniform(seed: int, hand: int, index: int, tag: int) -> float:
+    """A uniform number in [0, 1) that depends only on its arguments: the bot's seed, the
+    hand number, the decision's place in the hand and what the number is for (``tag``).
+
+    >>> hand_uniform(7, 3, 12, 1) == hand_uniform(7, 3, 12, 1) != hand_uniform(7, 4, 12, 1)
+    True
+    """
+    seq = np.random.SeedSequence([seed, hand, index, tag])
+    return float(seq.generate_state(1, np.uint64)[0] >> np.uint64(11)) / 2.0**53
+
+
+def pick(p: Any, u: float) -> int:
+    """The index ``k`` that a uniform ``u`` selects from the weights ``p`` (each ``k``
+    with probability ``p[k] / sum(p)``; a zero weight is never picked).
+
+    >>> [pick([0.25, 0.0, 0.75], u) for u in (0.0, 0.2499, 0.25, 0.9999)]
+    [0, 0, 2, 2]
+    """
+    weights = np.asarray(p, dtype=np.float64)
+    cum = np.cumsum(weights)
+    k = int(np.searchsorted(cum, u * cum[-1], side="right"))
+    if k < len(weights) and weights[k] > 0:
+        return k
+    return int(np.flatnonzero(weights > 0)[-1])  # u * total rounded up to the total
+
+
 class BlueprintAgent(BaseAgent):
     """Plays a blueprint (see the module docstring).
 
@@ -277,6 +321,16 @@ class BlueprintAgent(BaseAgent):
         zero (default 0.5; 0 plays plain Thompson sampling, which earns about as much
         against weak bots and is far more exploitable; 1 is as safe as 0.5 but can be
         slow to leave the blueprint).
+    draws : str
+        Where the bot's random numbers come from. ``stream`` (the default): its action
+        draws and portfolio choices come one after another from one generator for the
+        whole session, so a hand's draws depend on every hand before it. ``hand``: each
+        draw depends only on the seed, the hand number and the decision's place in the
+        hand (common random numbers). Two bots that play this blueprint with the same
+        seed then play every hand alike up to the first decision where they differ, as
+        the ``resolve`` bot and its blueprint do before the river; a duplicate match
+        between them is 0 on every deal over before it, which narrows its interval. The
+        translation draws depend only on the seed, the hand and the action in both.
     seed : int or None
         Seeds the bot's action draws, its translation draws and its portfolio choices.
     """
@@ -292,9 +346,14 @@ class BlueprintAgent(BaseAgent):
         arms: str = ADAPT_ARMS,
         explore: float = 0.05,
         margin: float = 0.5,
+        draws: str = "stream",
         seed: int | None = None,
     ) -> None:
         super().__init__(seed=seed)
+        if draws not in DRAWS:
+            raise ConfigError(f"draws={draws!r}; expected one of {one_of(DRAWS)}")
+        self.draws = draws
+        self._draw_seed = fresh_seed(seed)
         self.bias = bias
         self._street_bias = street_biases(bias)
         if not isinstance(adapt, bool):
@@ -345,7 +404,11 @@ class BlueprintAgent(BaseAgent):
         self._mine = {}
         if self.portfolio is not None:
             self._p = self.portfolio.probabilities([self.seed or 0, hand_number, 0x706F])
-            self.arm = int(self.rng.choice(len(self._arms), p=self._p))
+            if self.draws == "hand":
+                u = hand_uniform(self._draw_seed, hand_number, 0, _ARM_DRAW)
+                self.arm = pick(self._p, u)
+            else:
+                self.arm = int(self.rng.choice(len(self._arms), p=self._p))
             self._street_bias = self._arms[self.arm]
             self._logs = np.zeros(len(self._arms))
             self._decisions = []
@@ -372,8 +435,15 @@ class BlueprintAgent(BaseAgent):
         return 0 if seat == obs.config.button else 1
 
     def _draw(self, index: int) -> float:
-        seq = np.random.SeedSequence([self.seed or 0, self._hand, index, 0x7472])
-        return float(seq.generate_state(1, np.uint64)[0] >> np.uint64(11)) / 2.0**53
+        return hand_uniform(self.seed or 0, self._hand, index, _TRANSLATION_DRAW)
+
+    def _choose(self, row: Any, observation: Observation) -> int:
+        """The child to play from the probabilities ``row`` (option ``draws``)."""
+        if self.draws == "hand":
+            u = hand_uniform(self._draw_seed, self._hand, len(observation.history),
+                             _ACTION_DRAW)
+            return pick(row, u)
+        return int(self.rng.choice(row.shape[0], p=row))
 
     def _nearest(self, street: int, pos: int, pot: float, to_call: float) -> int:
         """The decision node of ``pos`` on ``street`` whose pot and share of it to call
@@ -515,11 +585,10 @@ class BlueprintAgent(BaseAgent):
         bucket = self._my_bucket(observation)
         pure = self._pure(self.blueprint.row(node, bucket)[None, :])
         if self.portfolio is None:
-            row = self._biased(node, pure, self._street_bias)[0]
-            k = int(self.rng.choice(row.shape[0], p=row))
+            k = self._choose(self._biased(node, pure, self._street_bias)[0], observation)
         else:  # every arm's row: the drawn arm's to play, all of them for the estimates
             arms = [self._biased(node, pure, biases)[0] for biases in self._arms]
-            k = int(self.rng.choice(arms[self.arm].shape[0], p=arms[self.arm]))
+            k = self._choose(arms[self.arm], observation)
             self._logs += np.log([float(r[k]) for r in arms])
             self._decisions.append((node, k, int(observation.round)))
         child = int(self.tree.first_child[node]) + k

@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from checkraise.agents.base import BaseAgent
-from checkraise.agents.blueprint import BlueprintAgent
+from checkraise.agents.blueprint import BlueprintAgent, hand_uniform, pick
 from checkraise.agents.range_tracking import track_ranges
 from checkraise.agents.subgame import (
     BOUNDS,
@@ -81,6 +81,8 @@ LEAVES = ("network", "safe", "model")
 #: Who plays the flop with ``mode=depth``: the blueprint, or a depth-limited re-solve
 #: with the turn network at its leaves.
 FLOP = ("blueprint", "network")
+
+_RESOLVE_DRAW = 0x7273  # the tag of a re-solved decision's draw (``draws=hand``)
 
 
 class ResolveAgent(BaseAgent):
@@ -130,6 +132,13 @@ class ResolveAgent(BaseAgent):
         ``iterations <= 2 * warm`` a re-solve is exactly those. A match is
         reproducible when every re-solve stops on ``accuracy`` or ``iterations``
         before ``seconds`` runs out.
+    draws : str
+        ``stream`` (the default) or ``hand``, as for the blueprint bot: with ``hand``
+        every draw, the blueprint's before the re-solved streets and the subgame's on
+        them, depends only on the seed, the hand number and the decision, so against
+        ``blueprint:draws=hand`` (same file) the bot plays exactly as its blueprint until
+        it re-solves, and a duplicate match between the two measures only what
+        re-solving changes.
     seed : int or None
         Seeds the action draws (and the blueprint's).
     """
@@ -138,7 +147,7 @@ class ResolveAgent(BaseAgent):
                  warm: int = 200, file: str = "small", leaf: str = "network",
                  values: str = "default", flop: str = "blueprint", turn_values: str = "turn",
                  seconds: float = 5.0,
-                 accuracy: float = 0.5, iterations: int = 2000,
+                 accuracy: float = 0.5, iterations: int = 2000, draws: str = "stream",
                  seed: int | None = None) -> None:
         super().__init__(seed=seed)
         if mode not in AGENT_MODES:
@@ -162,7 +171,10 @@ class ResolveAgent(BaseAgent):
         self.gadget = gadget
         self.seconds = float(seconds)
         self.accuracy = float(accuracy)
-        self.player = BlueprintAgent(file=file, seed=seed)
+        self.player = BlueprintAgent(file=file, draws=draws, seed=seed)
+        self.draws = draws
+        self._draw_seed = self.player._draw_seed
+        self._hand = 0
         # Readers: the blueprint of each seat, never acting, for range tracking and the
         # safe gadget's values (their translation draws are their own, seeded apart).
         reader_seed = None if seed is None else seed + 1
@@ -205,6 +217,7 @@ class ResolveAgent(BaseAgent):
     def begin_hand(self, seat: int, config: TableConfig, hole_cards: tuple[int, ...],
                    hand_number: int) -> None:
         self.player.begin_hand(seat, config, hole_cards, hand_number)
+        self._hand = hand_number
         for s, reader in enumerate(self.readers):
             reader.begin_hand(s, config, hole_cards, hand_number)
         self._seat = seat
@@ -303,7 +316,12 @@ class ResolveAgent(BaseAgent):
         names, row = sub.strategy(labels, self._combo)
         p = np.maximum(row[0], 0.0)
         p = p / p.sum() if p.sum() > 0 else np.full(p.shape, 1.0 / p.size)
-        label = names[int(self.rng.choice(len(names), p=p))]
+        if self.draws == "hand":
+            u = hand_uniform(self._draw_seed, self._hand, len(observation.history),
+                             _RESOLVE_DRAW)
+            label = names[pick(p, u)]
+        else:
+            label = names[int(self.rng.choice(len(names), p=p))]
         self.decisions.append({
             "seconds": time.perf_counter() - started, "solved": solved,
             "street": observation.round,
