@@ -47,7 +47,12 @@ def _big_blind(folder: Path) -> int:
         sys.exit(f"{folder}/results.json: {exc!r}; expected the results of checkraise match")
 
 
-def in_step(folder: Path, deals: int) -> dict[str, float | int]:
+def _sd(x: np.ndarray) -> float | None:
+    """The sample standard deviation, ``None`` for fewer than two deals."""
+    return float(x.std(ddof=1)) if len(x) >= 2 else None
+
+
+def in_step(folder: Path, deals: int) -> dict[str, float | int | None]:
     """The figures above for the match in ``folder``."""
     first_rotation, second_rotation = _rows(folder)
     n = min(len(first_rotation), len(second_rotation))
@@ -64,19 +69,20 @@ def in_step(folder: Path, deals: int) -> dict[str, float | int]:
             chips[k] += float(line[4].split("|")[names.index(agent)])
         betting = [line[2].split("/") for line in lines]
         same[k] = betting[0][:3] == betting[1][:3]
-        river[k] = any(len(b) >= 4 for b in betting)
+        river[k] = any(len(b) >= 4 and b[3] != "" for b in betting)  # all-in: "r20000c///"
     scale = 1000.0 / _big_blind(folder) / 2.0  # mbb per hand: two hands a deal
     reached = chips[same & river]
-    projected = math.sqrt(river.mean() * float((reached**2).mean())) if len(reached) else math.nan
+    projected = math.sqrt(river.mean() * float((reached**2).mean())) if len(reached) else None
     return {
         "deals": n,
         "in_step": int(same.sum()),
         "reached_river": int(river.sum()),
         "in_step_reached_river": len(reached),
-        "sd_in_step": float(chips[same].std(ddof=1)),
-        "sd_not_in_step": float(chips[~same].std(ddof=1)),
+        "sd_in_step": _sd(chips[same]),
+        "sd_not_in_step": _sd(chips[~same]),
         "half_width_now": 1.96 * float(chips.std(ddof=1)) / math.sqrt(deals) * scale,
-        "half_width_in_step": 1.96 * projected / math.sqrt(deals) * scale,
+        "half_width_in_step": (None if projected is None
+                               else 1.96 * projected / math.sqrt(deals) * scale),
         "for_deals": deals,
     }
 
@@ -96,11 +102,12 @@ def main() -> None:
         return
     print(f"{r['in_step']:,} of {r['deals']:,} deals in step before the river "
           f"({r['reached_river']:,} reached it; {r['in_step_reached_river']:,} of those in step)")
-    print(f"chips per deal, standard deviation: {r['sd_in_step']:.0f} in step, "
-          f"{r['sd_not_in_step']:.0f} not")
+    shown = ["-" if r[k] is None else f"{r[k]:.0f}" for k in ("sd_in_step", "sd_not_in_step")]
+    print(f"chips per deal, standard deviation: {shown[0]} in step, {shown[1]} not")
     print(f"95% interval of {r['for_deals']:,} deals, mbb/hand: "
-          f"±{r['half_width_now']:.0f} as played, ±{r['half_width_in_step']:.0f} if every deal "
-          "were in step (estimate)")
+          f"±{r['half_width_now']:.0f} as played, "
+          + ("no deal in step reached the river" if r["half_width_in_step"] is None
+             else f"±{r['half_width_in_step']:.0f} if every deal were in step (estimate)"))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from checkraise.arena.ring import RingConfig, RingResult, play_ring
 from checkraise.cards import COMBO_CARDS, combo_index, parse_cards
 from checkraise.cli.main import main
 from checkraise.engine import RuleSet, State, TableConfig
+from checkraise.errors import ConfigError
 
 _RESOLVE = "resolve:mode=unsafe,iterations=10,seconds=30"
 
@@ -38,6 +39,12 @@ def _betting(folder: Path, rotation: int) -> list[str]:
 
 def _before_river(betting: str) -> list[str]:
     return betting.split("/")[:3]
+
+
+def _river_action(betting: str) -> bool:
+    """Whether anyone acted on the river (an all-in before it logs as ``r20000c///``)."""
+    streets = betting.split("/")
+    return len(streets) >= 4 and streets[3] != ""
 
 
 def _match(tmp_path: Path, agents: tuple[str, str], name: str) -> tuple[RingResult, Path]:
@@ -75,6 +82,25 @@ def _first_action(bot, hole: tuple[int, int], hand: int) -> str:
     bot.begin_hand(0, _CONFIG, hole, hand)
     action = bot.act(state.observation(0))
     return f"{action.kind.name}{action.amount or ''}"
+
+
+def test_pick_refuses_weights_that_are_no_distribution() -> None:
+    for bad in ([0.5, float("nan")], [0.7, -0.2, 0.5], [0.0, 0.0], []):
+        with pytest.raises(ConfigError, match="expected finite weights >= 0 with a positive"):
+            pick(bad, 0.5)
+
+
+def test_stream_draws_take_one_number_a_decision_from_the_session_s_generator() -> None:
+    # the default: one generator seeded by the bot's seed, one uniform per decision
+    # (numpy's choice with p draws one), whatever the hand number; hand draws take none
+    hole, _ = _mixed_hand()
+    for draws, per_decision in (("stream", 1), ("hand", 0)):
+        bot = make_agent(f"blueprint:file=small,draws={draws}", seed=8)
+        twin = np.random.default_rng(8)
+        for hand in (5, 0, 99, 3):
+            _first_action(bot, hole, hand)
+            twin.random(per_decision)
+            assert bot.rng.bit_generator.state == twin.bit_generator.state, (draws, hand)
 
 
 def test_hand_draws_play_the_blueprint_s_probabilities() -> None:
@@ -117,7 +143,7 @@ def test_resolve_plays_its_blueprint_until_it_re_solves(tmp_path: Path) -> None:
     rivers = 0
     for deal, (a, b) in enumerate(zip(first, second, strict=True)):
         assert _before_river(a) == _before_river(b), deal
-        if len(a.split("/")) < 4:  # over before the river in both seatings
+        if not any(_river_action(x) for x in (a, b)):  # nobody acted on a river
             assert result.deal_chips[deal] == [0, 0], deal
         else:
             rivers += 1
@@ -153,3 +179,4 @@ def test_the_benchmark_finds_every_deal_in_step(tmp_path: Path) -> None:
     figures = json.loads(done.stdout)
     assert figures["deals"] == figures["in_step"] == 16
     assert figures["in_step_reached_river"] == figures["reached_river"] > 0
+    assert figures["sd_not_in_step"] is None  # no deal out of step to measure

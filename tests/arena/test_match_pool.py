@@ -92,6 +92,7 @@ def test_pool_refuses_matches_it_cannot_join(tmp_path: Path) -> None:
     for folders, message in [
         ([], "no match folders to pool"),
         (["a", "same_seed"], "both played seed 1: its deals would count twice"),
+        (["a", "deep", "a"], "a given twice"),
         (["a", "swapped"], "agents ['call', 'random'] where .*a has ['random', 'call']"),
         (["a", "deep"], "stack 3000 where .*a has 2000"),
         (["a", "none"], "no match.json in"),
@@ -123,7 +124,7 @@ def test_match_pool_on_the_command_line(
         (["--pool", str(folders[0]), "--recover", "--out", str(out)], "--pool and --recover"),
         (["--pool", str(folders[0]), "--pool", str(folders[1]), "--out", str(folders[1])],
          "is one of the --pool folders"),
-        (["--pool", str(folders[0]), "--pool", str(folders[0])], "both played seed 5"),
+        (["--pool", str(folders[0]), "--pool", str(folders[0])], "given twice"),
         (["--pool", str(folders[0]), "--out", str(out)], "holds"),  # an earlier run's report
     ]:
         assert main(["match", *args]) == 2, args

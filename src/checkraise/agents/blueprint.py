@@ -246,8 +246,9 @@ _ARM_DRAW = 0x6172
 
 
 def fresh_seed(seed: int | None) -> int:
-    """``seed``, or for ``None`` a seed from fresh entropy (a bot without a seed draws
-    differently in every run, whichever way it draws)."""
+    """``seed``, or for ``None`` a seed from fresh entropy: a bot without a seed then
+    draws its actions differently in every run with ``draws=hand`` too (its translation
+    draws and portfolio probabilities use ``seed or 0``, as they always have)."""
     if seed is not None:
         return seed
     return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
@@ -272,6 +273,10 @@ def pick(p: Any, u: float) -> int:
     [0, 0, 2, 2]
     """
     weights = np.asarray(p, dtype=np.float64)
+    if weights.ndim != 1 or not np.all(np.isfinite(weights)) or np.any(weights < 0) \
+            or not weights.sum() > 0:
+        raise ConfigError(f"action probabilities {weights.tolist()}; expected finite "
+                          "weights >= 0 with a positive sum")
     cum = np.cumsum(weights)
     k = int(np.searchsorted(cum, u * cum[-1], side="right"))
     if k < len(weights) and weights[k] > 0:

@@ -136,9 +136,9 @@ class ResolveAgent(BaseAgent):
         ``stream`` (the default) or ``hand``, as for the blueprint bot: with ``hand``
         every draw, the blueprint's before the re-solved streets and the subgame's on
         them, depends only on the seed, the hand number and the decision, so against
-        ``blueprint:draws=hand`` (same file) the bot plays exactly as its blueprint until
-        it re-solves, and a duplicate match between the two measures only what
-        re-solving changes.
+        ``blueprint:draws=hand`` (same file, same seed: the same role in a duplicate
+        match) the bot plays exactly as its blueprint until it re-solves, and a
+        duplicate match between the two measures only what re-solving changes.
     seed : int or None
         Seeds the action draws (and the blueprint's).
     """

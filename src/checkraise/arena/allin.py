@@ -33,7 +33,7 @@ from checkraise.engine.actions import ActionEvent, DealEvent
 from checkraise.engine.showdown import settle
 from checkraise.errors import ConfigError
 
-__all__ = ["allin_payoffs", "board_at_last_action", "order_counts"]
+__all__ = ["allin_payoffs", "board_at_last_action", "folded_cards", "order_counts", "order_ranks"]
 
 _DENSE_SEATS = 7
 """Up to this many hands in, the orders are counted in an array of k**k (6.6 MB at 7)."""

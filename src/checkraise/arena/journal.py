@@ -297,6 +297,12 @@ def pool(folders: Sequence[Path]) -> RingResult:
 
     if not folders:
         raise JournalError("no match folders to pool; expected one or more")
+    given: dict[Path, Path] = {}
+    for folder in folders:
+        if folder.resolve() in given:
+            raise JournalError(f"{folder} given twice (as {given[folder.resolve()]} too); "
+                               "expected each match once")
+        given[folder.resolve()] = folder
     results = []
     for folder in folders:
         result, planned = recover(folder)
