@@ -26,6 +26,9 @@ each match's own, from its ``results.json``).
 With ``--pool DIR DIR2 ...`` the folders are one pairing (the same two agents) on
 different seeds, and its deals are pooled into one figure: the mean over every deal
 of every folder with its 95% interval, as dealt, all-in adjusted and luck adjusted.
+``checkraise match --pool DIR --pool DIR2`` gives the same figures from the matches'
+journals without replaying a hand (and for ring matches too); this script recomputes
+them from the hand logs, an independent check.
 """
 
 from __future__ import annotations
