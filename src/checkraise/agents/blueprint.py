@@ -442,13 +442,16 @@ class BlueprintAgent(BaseAgent):
     def _draw(self, index: int) -> float:
         return hand_uniform(self.seed or 0, self._hand, index, _TRANSLATION_DRAW)
 
-    def _choose(self, row: Any, observation: Observation) -> int:
-        """The child to play from the probabilities ``row`` (option ``draws``)."""
+    def choose(self, p: Any, observation: Observation, tag: int = _ACTION_DRAW,
+               rng: np.random.Generator | None = None) -> int:
+        """The index to play from the probabilities ``p`` (option ``draws``): with
+        ``hand``, the number for ``tag`` at this decision of this hand; with ``stream``,
+        the next draw of ``rng`` (the bot's own generator unless given). ``resolve``
+        draws its re-solved decisions here too, with its own tag and generator."""
         if self.draws == "hand":
-            u = hand_uniform(self._draw_seed, self._hand, len(observation.history),
-                             _ACTION_DRAW)
-            return pick(row, u)
-        return int(self.rng.choice(row.shape[0], p=row))
+            return pick(p, hand_uniform(self._draw_seed, self._hand,
+                                        len(observation.history), tag))
+        return int((self.rng if rng is None else rng).choice(len(p), p=p))
 
     def _nearest(self, street: int, pos: int, pot: float, to_call: float) -> int:
         """The decision node of ``pos`` on ``street`` whose pot and share of it to call
@@ -590,10 +593,10 @@ class BlueprintAgent(BaseAgent):
         bucket = self._my_bucket(observation)
         pure = self._pure(self.blueprint.row(node, bucket)[None, :])
         if self.portfolio is None:
-            k = self._choose(self._biased(node, pure, self._street_bias)[0], observation)
+            k = self.choose(self._biased(node, pure, self._street_bias)[0], observation)
         else:  # every arm's row: the drawn arm's to play, all of them for the estimates
             arms = [self._biased(node, pure, biases)[0] for biases in self._arms]
-            k = self._choose(arms[self.arm], observation)
+            k = self.choose(arms[self.arm], observation)
             self._logs += np.log([float(r[k]) for r in arms])
             self._decisions.append((node, k, int(observation.round)))
         child = int(self.tree.first_child[node]) + k

@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from checkraise.agents.base import BaseAgent
-from checkraise.agents.blueprint import BlueprintAgent, hand_uniform, pick
+from checkraise.agents.blueprint import BlueprintAgent
 from checkraise.agents.range_tracking import track_ranges
 from checkraise.agents.subgame import (
     BOUNDS,
@@ -173,8 +173,6 @@ class ResolveAgent(BaseAgent):
         self.accuracy = float(accuracy)
         self.player = BlueprintAgent(file=file, draws=draws, seed=seed)
         self.draws = draws
-        self._draw_seed = self.player._draw_seed
-        self._hand = 0
         # Readers: the blueprint of each seat, never acting, for range tracking and the
         # safe gadget's values (their translation draws are their own, seeded apart).
         reader_seed = None if seed is None else seed + 1
@@ -217,7 +215,6 @@ class ResolveAgent(BaseAgent):
     def begin_hand(self, seat: int, config: TableConfig, hole_cards: tuple[int, ...],
                    hand_number: int) -> None:
         self.player.begin_hand(seat, config, hole_cards, hand_number)
-        self._hand = hand_number
         for s, reader in enumerate(self.readers):
             reader.begin_hand(s, config, hole_cards, hand_number)
         self._seat = seat
@@ -316,12 +313,7 @@ class ResolveAgent(BaseAgent):
         names, row = sub.strategy(labels, self._combo)
         p = np.maximum(row[0], 0.0)
         p = p / p.sum() if p.sum() > 0 else np.full(p.shape, 1.0 / p.size)
-        if self.draws == "hand":
-            u = hand_uniform(self._draw_seed, self._hand, len(observation.history),
-                             _RESOLVE_DRAW)
-            label = names[pick(p, u)]
-        else:
-            label = names[int(self.rng.choice(len(names), p=p))]
+        label = names[self.player.choose(p, observation, _RESOLVE_DRAW, self.rng)]
         self.decisions.append({
             "seconds": time.perf_counter() - started, "solved": solved,
             "street": observation.round,
