@@ -104,6 +104,8 @@ def test_recover_refuses_what_it_cannot_recover(
         (["--recover"], "--recover needs --out"),
         (["call", "call", "--recover", "--out", str(done)], "--recover takes no agents"),
         (["--recover", "--out", str(done)], "that match finished"),
+        (["--recover", "--out", str(done), "--rules", "acpc", "--workers", "2"],
+         "--rules, --workers with --recover; expected none of them"),
         (["--recover", "--out", str(tmp_path / "none")], "no match.json in"),
         ([], "no agents"),
     ]:

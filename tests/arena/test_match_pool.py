@@ -126,6 +126,11 @@ def test_match_pool_on_the_command_line(
          "is one of the --pool folders"),
         (["--pool", str(folders[0]), "--pool", str(folders[0])], "given twice"),
         (["--pool", str(folders[0]), "--out", str(out)], "holds"),  # an earlier run's report
+        # settings of a match to play mean nothing to a pool: refused, not ignored
+        (["--pool", str(folders[0]), "--pool", str(folders[1]), "--seed", "9", "-n", "4"],
+         "--hands, --seed with --pool; expected none of them"),
+        (["--pool", str(folders[0]), "--pool", str(folders[1]), "--no-duplicate"],
+         "--no-duplicate with --pool"),
     ]:
         assert main(["match", *args]) == 2, args
         assert message in capsys.readouterr().err, args

@@ -97,3 +97,21 @@ def command_line(ctx: typer.Context) -> str:
             elif v is not None:
                 words += [opts[0], str(v)]
     return shlex.join(words)
+
+
+def given_options(ctx: typer.Context, names: tuple[str, ...]) -> list[str]:
+    """The flags (or an argument's metavar) among the parameters ``names`` that the
+    user gave, in the command's order, each as typed (``--no-x`` for a flag turned off)."""
+    out = []
+    for param in ctx.command.params:
+        source = ctx.get_parameter_source(param.name) if param.name in names else None
+        if param.name is not None and source is not None and source.name != "DEFAULT":
+            opts = list(getattr(param, "opts", []))
+            off = list(getattr(param, "secondary_opts", []))
+            if param.param_type_name == "argument":
+                out.append(getattr(param, "metavar", None) or param.name.upper())
+            elif ctx.params.get(param.name) is False and off:
+                out.append(off[0])  # the --no- form that was typed
+            else:
+                out.append(opts[0])
+    return out

@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from checkraise.cli._options import ADDRESS_HELP, BACKEND_HELP, check_seed, open_backend
+from checkraise.cli._options import (
+    ADDRESS_HELP,
+    BACKEND_HELP,
+    check_seed,
+    given_options,
+    open_backend,
+)
 from checkraise.cli._progress import hands_progress
 from checkraise.cli.main import app
 from checkraise.engine.config import RuleSet  # light; typer reads the annotation
@@ -59,8 +65,14 @@ def check_workers(workers: int) -> int:
 
 
 
+# The options that only a match being played reads (--pool and --recover refuse them).
+PLAY_SETTINGS = ("hands", "seed", "stack", "blinds", "rules", "duplicate", "workers",
+                 "backend", "address")
+
+
 @app.command("match")
 def match_command(
+    ctx: typer.Context,
     agents: list[str] = typer.Argument(
         None, help="Two agent specs (or up to 10 for a ring game), e.g. equity call",
         show_default=False,
@@ -119,6 +131,12 @@ def match_command(
     # Everything is checked before the progress bar appears.
     from checkraise.arena.match import summary_line
     from checkraise.arena.report import write_match_report
+    if pool or recover:
+        given = given_options(ctx, PLAY_SETTINGS)
+        if given:
+            raise OptionError(
+                f"{', '.join(given)} with {'--pool' if pool else '--recover'}; expected "
+                "none of them: the match's own settings are read from its folder")
     if pool:
         data, result = _pool(pool, out, agents, recover, force)
     elif recover:

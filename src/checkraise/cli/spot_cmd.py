@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from checkraise.cli._options import command_line
+from checkraise.cli._options import command_line, given_options
 from checkraise.cli.main import app
 from checkraise.errors import ConfigError
 
@@ -80,17 +80,6 @@ def _peak_memory_mb() -> float:
 RESUME_FIXED = ("spot_file", "board", "pot", "stack", "oop_range", "ip_range", "bet_sizes",
                 "raise_sizes", "donk_sizes", "allin", "allin_threshold", "raise_cap",
                 "big_blind", "algorithm", "precision")
-
-
-def _given(ctx: typer.Context, names: tuple[str, ...]) -> list[str]:
-    """The flags (or ``SPOT``) among the parameters ``names`` that the user gave."""
-    out = []
-    for param in ctx.command.params:
-        source = ctx.get_parameter_source(param.name) if param.name in names else None
-        if param.name is not None and source is not None and source.name != "DEFAULT":
-            opts = list(getattr(param, "opts", []))
-            out.append("SPOT" if param.param_type_name == "argument" else opts[0])
-    return out
 
 
 def build_spot(
@@ -234,7 +223,7 @@ def solve_command(
     if max_seconds is not None and not max_seconds > 0:
         raise ConfigError(f"--max-seconds {max_seconds}; expected a time > 0")
     if resume is not None:
-        given = _given(ctx, RESUME_FIXED)
+        given = given_options(ctx, RESUME_FIXED)
         if given:
             raise ConfigError(
                 f"--resume continues the saved spot with its own settings; drop {', '.join(given)}"
