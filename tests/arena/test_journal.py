@@ -106,6 +106,7 @@ def test_recover_refuses_what_it_cannot_recover(
         (["--recover", "--out", str(done)], "that match finished"),
         (["--recover", "--out", str(done), "--rules", "acpc", "--workers", "2"],
          "--rules, --workers with --recover; expected none of them"),
+        (["--recover", "--out", str(done), "--force"], "--force with --recover"),
         (["--recover", "--out", str(tmp_path / "none")], "no match.json in"),
         ([], "no agents"),
     ]:

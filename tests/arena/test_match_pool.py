@@ -128,7 +128,7 @@ def test_match_pool_on_the_command_line(
         (["--pool", str(folders[0]), "--out", str(out)], "holds"),  # an earlier run's report
         # settings of a match to play mean nothing to a pool: refused, not ignored
         (["--pool", str(folders[0]), "--pool", str(folders[1]), "--seed", "9", "-n", "4"],
-         "--hands, --seed with --pool; expected none of them"),
+         "--hands, --seed with --pool; expected none of them: the matches' own"),
         (["--pool", str(folders[0]), "--pool", str(folders[1]), "--no-duplicate"],
          "--no-duplicate with --pool"),
     ]:

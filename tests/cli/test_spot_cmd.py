@@ -131,6 +131,8 @@ def test_resume_goes_on_as_one_uninterrupted_run(
     line = _bad(["spot", "solve", "--resume", str(part), "--pot", "80", "--algorithm", "cfr+"],
                 capsys)
     assert "drop --pot, --algorithm" in line
+    line = _bad(["spot", "solve", "spot.toml", "--resume", str(part), "--no-allin"], capsys)
+    assert "drop SPOT, --no-allin" in line  # the argument by its metavar, a flag as typed
 
 
 def test_show_json_gives_reach_weighted_class_numbers(

@@ -131,16 +131,11 @@ def match_command(
     # Everything is checked before the progress bar appears.
     from checkraise.arena.match import summary_line
     from checkraise.arena.report import write_match_report
-    if pool or recover:
-        given = given_options(ctx, PLAY_SETTINGS)
-        if given:
-            raise OptionError(
-                f"{', '.join(given)} with {'--pool' if pool else '--recover'}; expected "
-                "none of them: the match's own settings are read from its folder")
+    settings = given_options(ctx, PLAY_SETTINGS)
     if pool:
-        data, result = _pool(pool, out, agents, recover, force)
+        data, result = _pool(pool, out, agents, recover, force, settings)
     elif recover:
-        data, result = _recover(out, agents)
+        data, result = _recover(out, agents, force, settings)
     else:
         data, result = _play(agents, hands, seed, stack, blinds, rules, duplicate, workers,
                              backend, address, out, force, as_json)
@@ -205,8 +200,10 @@ def _play(agents: list[str] | None, hands: int, seed: int, stack: int, blinds: s
     return result.to_json(), result
 
 
-def _recover(out: Path | None, agents: list[str] | None) -> tuple[dict[str, Any], RingResult]:
-    """The results of the deals the killed match in ``out`` finished."""
+def _recover(out: Path | None, agents: list[str] | None, force: bool, settings: list[str],
+             ) -> tuple[dict[str, Any], RingResult]:
+    """The results of the deals the killed match in ``out`` finished (``settings``: the
+    options of a match to play that were given, refused)."""
     from checkraise.arena.journal import recover
 
     if out is None:
@@ -214,6 +211,11 @@ def _recover(out: Path | None, agents: list[str] | None) -> tuple[dict[str, Any]
     if agents:
         raise OptionError(f"--recover takes no agents (got {' '.join(agents)}): the "
                           f"match's own are read from {out}")
+    if settings or force:
+        given = [*settings, "--force"] if force else settings
+        raise OptionError(f"{', '.join(given)} with --recover; expected none of them: the "
+                          f"match's own settings are read from {out}, and only a match "
+                          "that did not finish is recovered")
     if (out / "results.json").exists():
         raise OptionError(f"--out {out} holds results.json: that match finished, or was "
                           "recovered already; nothing to recover")
@@ -224,9 +226,10 @@ def _recover(out: Path | None, agents: list[str] | None) -> tuple[dict[str, Any]
 
 
 def _pool(folders: list[Path], out: Path | None, agents: list[str] | None, recover: bool,
-          force: bool) -> tuple[dict[str, Any], RingResult]:
+          force: bool, settings: list[str]) -> tuple[dict[str, Any], RingResult]:
     """The matches in ``folders`` pooled into one result; ``out`` is checked and claimed
-    before anything is written."""
+    before anything is written (``settings``: the options of a match to play that were
+    given, refused)."""
     from checkraise.arena.journal import pool
     from checkraise.arena.outfolder import claim_out_folder
 
@@ -236,6 +239,9 @@ def _pool(folders: list[Path], out: Path | None, agents: list[str] | None, recov
     if recover:
         raise OptionError("--pool and --recover together; expected one (--pool recovers "
                           "the deals of a killed match by itself)")
+    if settings:
+        raise OptionError(f"{', '.join(settings)} with --pool; expected none of them: the "
+                          "matches' own settings are read from their folders")
     if out is not None and any(out.resolve() == f.resolve() for f in folders):
         raise OptionError(f"--out {out} is one of the --pool folders; expected a folder of "
                           "its own for the pooled report")
