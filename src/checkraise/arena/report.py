@@ -203,8 +203,11 @@ def match_markdown(result: dict[str, Any], charts: Sequence[str] = ()) -> str:
         f"{result['rotations']} seating(s) each ({result['kind']}), {_seeds(result)}; "
         f"stacks {cfg['stack']}, blinds {cfg['small_blind']}/{cfg['big_blind']}, "
         f"{cfg['rules']} rules.",
-        *(["", f"Recovered from a match that was stopped: the first {part['deals']} of the "
-           f"{part['planned']} deals planned, the ones finished in every seating."]
+        *(["", "Recovered from a match that was stopped"
+           + (f" at its --stop-at time, {part['stopped_at'].replace('T', ' ')}"
+              if "stopped_at" in part else "")
+           + f": the first {part['deals']} of the {part['planned']} deals planned, the ones "
+           "finished in every seating."]
           if (part := result.get("partial")) else []),
         "",
         "## Win rates",

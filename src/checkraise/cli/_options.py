@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from checkraise.errors import ConfigError
+from checkraise.errors import CheckraiseError, ConfigError
 
 if TYPE_CHECKING:
     import typer
 
     from checkraise.backend import Backend
 
-__all__ = ["ADDRESS_HELP", "BACKEND_HELP", "check_positive", "check_seed", "command_line",
-           "open_backend"]
+__all__ = ["ADDRESS_HELP", "BACKEND_HELP", "OptionError", "check_positive", "check_seed",
+           "check_workers", "command_line", "given_options", "open_backend", "parse_blinds",
+           "seat_agents"]
 
 BACKEND_HELP = (
     "Where the work runs: local (processes on this machine) or ray (a Ray cluster; "
@@ -115,3 +116,35 @@ def given_options(ctx: typer.Context, names: tuple[str, ...]) -> list[str]:
             else:
                 out.append(opts[0])
     return out
+
+
+class OptionError(CheckraiseError):
+    """A command-line option outside its range."""
+
+def parse_blinds(text: str) -> tuple[int, int]:
+    """``"50/100"`` -> ``(50, 100)``."""
+    small, sep, big = text.partition("/")
+    if not sep or not small.strip().isdigit() or not big.strip().isdigit():
+        raise OptionError(f"invalid blinds {text!r}: expected SMALL/BIG, e.g. 50/100")
+    return int(small), int(big)
+
+
+def seat_agents(agents: list[str], blinds: str, workers: int, command: str,
+                ) -> tuple[tuple[str, ...], int, int]:
+    """The agent specs, small and big blind of a ``command`` that seats bots, with
+    ``--workers`` checked; a human seat is refused (no terminal in the workers)."""
+    from checkraise.agents.base import split_agent_specs
+    from checkraise.arena.match import refuse_interactive
+
+    check_workers(workers)
+    small, big = parse_blinds(blinds)
+    specs = tuple(split_agent_specs(agents))
+    refuse_interactive(specs, command)
+    return specs, small, big
+
+
+def check_workers(workers: int) -> int:
+    """``workers`` if it is 0 (one per core) or more, else raise :class:`OptionError`."""
+    if workers < 0:
+        raise OptionError(f"invalid --workers {workers}: expected 0 (one per core) or more")
+    return workers

@@ -33,7 +33,7 @@ def explain_command(
     """
     from checkraise.agents.expert_rules import advise
     from checkraise.cards import format_cards, parse_cards
-    from checkraise.cli.match_cmd import parse_blinds
+    from checkraise.cli._options import parse_blinds
     from checkraise.engine import Action, State, TableConfig
     from checkraise.errors import ConfigError
     from checkraise.protocol.matchstate import parse_betting

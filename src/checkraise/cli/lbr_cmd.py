@@ -9,10 +9,16 @@ from typing import Any
 
 import typer
 
-from checkraise.cli._options import ADDRESS_HELP, BACKEND_HELP, check_seed, open_backend
+from checkraise.cli._options import (
+    ADDRESS_HELP,
+    BACKEND_HELP,
+    OptionError,
+    check_seed,
+    check_workers,
+    open_backend,
+)
 from checkraise.cli._progress import hands_progress
 from checkraise.cli.main import app
-from checkraise.cli.match_cmd import OptionError, check_workers
 
 __all__ = ["lbr_command"]
 

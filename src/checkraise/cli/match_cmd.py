@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,14 +14,15 @@ import typer
 from checkraise.cli._options import (
     ADDRESS_HELP,
     BACKEND_HELP,
+    OptionError,
     check_seed,
     given_options,
     open_backend,
+    seat_agents,
 )
 from checkraise.cli._progress import hands_progress
 from checkraise.cli.main import app
 from checkraise.engine.config import RuleSet  # light; typer reads the annotation
-from checkraise.errors import CheckraiseError
 
 if TYPE_CHECKING:
     from checkraise.arena.ring import RingResult
@@ -29,45 +32,63 @@ MATCH_FILES = ("results.json", "report.md", "mbb.png")
 MATCH_LOGS = re.compile(r"rotation-\d+\.(?:log|txt|jsonl|failed)|match\.json")
 
 
-class OptionError(CheckraiseError):
-    """A command-line option outside its range."""
-
-__all__ = ["check_workers", "match_command", "parse_blinds", "seat_agents"]
-
-
-def parse_blinds(text: str) -> tuple[int, int]:
-    """``"50/100"`` -> ``(50, 100)``."""
-    small, sep, big = text.partition("/")
-    if not sep or not small.strip().isdigit() or not big.strip().isdigit():
-        raise OptionError(f"invalid blinds {text!r}: expected SMALL/BIG, e.g. 50/100")
-    return int(small), int(big)
-
-
-def seat_agents(agents: list[str], blinds: str, workers: int, command: str,
-                ) -> tuple[tuple[str, ...], int, int]:
-    """The agent specs, small and big blind of a ``command`` that seats bots, with
-    ``--workers`` checked; a human seat is refused (no terminal in the workers)."""
-    from checkraise.agents.base import split_agent_specs
-    from checkraise.arena.match import refuse_interactive
-
-    check_workers(workers)
-    small, big = parse_blinds(blinds)
-    specs = tuple(split_agent_specs(agents))
-    refuse_interactive(specs, command)
-    return specs, small, big
-
-
-def check_workers(workers: int) -> int:
-    """``workers`` if it is 0 (one per core) or more, else raise :class:`OptionError`."""
-    if workers < 0:
-        raise OptionError(f"invalid --workers {workers}: expected 0 (one per core) or more")
-    return workers
-
+__all__ = ["match_command", "parse_stop_at"]
 
 
 # The options that only a match being played reads (--pool and --recover refuse them).
 PLAY_SETTINGS = ("hands", "seed", "stack", "blinds", "rules", "duplicate", "workers",
-                 "backend", "address")
+                 "backend", "address", "stop_at")
+
+
+def _now() -> datetime:
+    """The local time (a function of its own, so that tests can move the clock)."""
+    return datetime.now()
+
+
+def parse_stop_at(text: str, now: datetime) -> datetime:
+    """The time ``--stop-at`` names: ``HH:MM`` is its next occurrence after ``now`` (today
+    or tomorrow), ``YYYY-MM-DDTHH:MM`` a date and time, which must be after ``now``.
+
+    >>> parse_stop_at("12:25", datetime(2026, 11, 29, 10, 0))
+    datetime.datetime(2026, 11, 29, 12, 25)
+    >>> parse_stop_at("02:00", datetime(2026, 11, 29, 23, 0))
+    datetime.datetime(2026, 11, 30, 2, 0)
+    """
+    clock = re.fullmatch(r"([01]?\d|2[0-3]):([0-5]\d)", text.strip())
+    if clock:
+        at = now.replace(hour=int(clock[1]), minute=int(clock[2]), second=0, microsecond=0)
+        return at if at > now else at + timedelta(days=1)
+    try:
+        parsed: datetime | None = datetime.fromisoformat(text.strip())
+    except ValueError:
+        parsed = None
+    if parsed is None or parsed.tzinfo is not None:
+        raise OptionError(f"invalid --stop-at {text!r}: expected HH:MM or YYYY-MM-DDTHH:MM "
+                          "(local time), e.g. 12:25")
+    if parsed <= now:
+        raise OptionError(f"--stop-at {text!r} is past (it is {now:%Y-%m-%d %H:%M} now); "
+                          "expected a time to come")
+    return parsed
+
+
+class MatchStopped(BaseException):
+    """Raised out of a match's progress when its ``--stop-at`` time has come. A
+    BaseException, like KeyboardInterrupt, so that it passes through the backend's
+    handling of a failed work item and stops the workers the same way."""
+
+
+def _stopping(advance: Callable[[int], None], deadline: datetime | None,
+              ) -> Callable[[int], None]:
+    """``advance``, raising :class:`MatchStopped` once ``deadline`` has passed."""
+    if deadline is None:
+        return advance
+
+    def step(n: int) -> None:
+        advance(n)
+        if _now() >= deadline:
+            raise MatchStopped
+
+    return step
 
 
 @app.command("match")
@@ -104,8 +125,15 @@ def match_command(
         help="Write the results of the deals a killed match in --out finished (its own "
         "agents and settings, read from --out; give no agents).",
     ),
+    stop_at: str | None = typer.Option(
+        None, "--stop-at", metavar="TIME",
+        help="Stop the match at TIME (HH:MM, its next occurrence, or YYYY-MM-DDTHH:MM; local "
+        "time) if it has not finished, and write the results of the deals finished in "
+        "every seating, as --recover would (needs --out; checked as hands end, so within "
+        "a minute or so).",
+    ),
     pool: list[Path] = typer.Option(
-        None, "--pool", show_default=False,
+        None, "--pool", show_default=False, metavar="DIR",
         help="The --out folder of a match to pool with the others given (repeat: --pool "
         "DIR --pool DIR2): one result over all their deals, for one pairing played on "
         "several seeds (give no agents; --out, if given, gets the pooled report).",
@@ -138,12 +166,14 @@ def match_command(
         data, result = _recover(out, agents, force, settings)
     else:
         data, result = _play(agents, hands, seed, stack, blinds, rules, duplicate, workers,
-                             backend, address, out, force, as_json)
+                             backend, address, out, force, as_json, stop_at)
     if out is not None:
         write_match_report(data, out)
     if as_json:
         print(json.dumps(data))
         return
+    if "stopped_at" in data.get("partial", {}):
+        print(f"stopped at {data['partial']['stopped_at'].replace('T', ' ')} (--stop-at)")
     if "partial" in data:
         print(f"recovered: {data['partial']['deals']:,} of the {data['partial']['planned']:,} "
               "deals planned, finished in every seating")
@@ -172,9 +202,11 @@ def match_command(
 
 def _play(agents: list[str] | None, hands: int, seed: int, stack: int, blinds: str,
           rules: RuleSet, duplicate: bool, workers: int, backend: str, address: str | None,
-          out: Path | None, force: bool, as_json: bool) -> tuple[dict[str, Any], RingResult]:
-    """Play the match; its results as JSON and as the result."""
-    from checkraise.arena.journal import MATCH_FILE
+          out: Path | None, force: bool, as_json: bool, stop_at: str | None = None,
+          ) -> tuple[dict[str, Any], RingResult]:
+    """Play the match; its results as JSON and as the result (with ``stop_at``, those of
+    the deals finished by then if it has not finished)."""
+    from checkraise.arena.journal import MATCH_FILE, recover
     from checkraise.arena.outfolder import claim_out_folder
     from checkraise.arena.ring import RingConfig, play_ring
 
@@ -183,7 +215,22 @@ def _play(agents: list[str] | None, hands: int, seed: int, stack: int, blinds: s
                           "call (or --recover with --out)")
     specs, small, big = seat_agents(agents, blinds, workers, "match")
     config = RingConfig(specs, hands, stack, small, big, rules, duplicate)
+    deadline = None
+    if stop_at is not None:
+        deadline = parse_stop_at(stop_at, _now())
+        if out is None:
+            raise OptionError("--stop-at needs --out: the hands are journaled there, and "
+                              "the deals finished by then are read back from it")
+        if backend != "local":
+            raise OptionError(f"--stop-at with --backend {backend}; expected --backend "
+                              "local (stopping Ray tasks part-way is not supported)")
     runner = open_backend(backend, workers, address)
+    if deadline is not None and getattr(runner, "workers", 0) < config.num_rotations:
+        raise OptionError(
+            f"--stop-at with --workers {workers} ({getattr(runner, 'workers', 0)} "
+            f"process(es)): the {config.num_rotations} seatings would be played one after "
+            "another, so a stop keeps no deal finished in all of them; expected --workers "
+            f"{config.num_rotations} or more")
     if out is not None:
         if (out / "logs" / MATCH_FILE).is_file() and not (out / "results.json").exists() \
                 and not force:
@@ -192,11 +239,21 @@ def _play(agents: list[str] | None, hands: int, seed: int, stack: int, blinds: s
                               "replaces it)")
         claim_out_folder(out, MATCH_FILES, MATCH_LOGS, force=force, command="match")
     total = config.hands * config.num_rotations
-    with runner, hands_progress(total, "match", enabled=not as_json) as advance:
-        result = play_ring(
-            config, seed, backend=runner,
-            log_dir=out / "logs" if out is not None else None, progress=advance,
-        )
+    try:
+        with runner, hands_progress(total, "match", enabled=not as_json) as advance:
+            result = play_ring(
+                config, seed, backend=runner,
+                log_dir=out / "logs" if out is not None else None,
+                progress=_stopping(advance, deadline),
+            )
+    except MatchStopped:
+        assert out is not None and deadline is not None
+        result, planned = recover(out / "logs")
+        data = result.to_json()
+        if result.config.hands < planned:  # else it finished as the time came
+            data["partial"] = {"deals": result.config.hands, "planned": planned,
+                               "stopped_at": deadline.isoformat(timespec="minutes")}
+        return data, result
     return result.to_json(), result
 
 

@@ -13,8 +13,8 @@ from checkraise.cli.main import app
 
 if TYPE_CHECKING:
     from checkraise.arena.series import SeriesResult
+from checkraise.cli._options import seat_agents
 from checkraise.cli._progress import hands_progress
-from checkraise.cli.match_cmd import seat_agents
 
 __all__ = ["print_standings", "tournament_command"]
 

@@ -7,9 +7,15 @@ from pathlib import Path
 
 import typer
 
-from checkraise.cli._options import ADDRESS_HELP, BACKEND_HELP, check_seed, open_backend
+from checkraise.cli._options import (
+    ADDRESS_HELP,
+    BACKEND_HELP,
+    check_seed,
+    check_workers,
+    open_backend,
+    parse_blinds,
+)
 from checkraise.cli.main import app
-from checkraise.cli.match_cmd import check_workers, parse_blinds
 
 __all__ = ["tune_command"]
 
