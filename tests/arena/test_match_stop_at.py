@@ -28,10 +28,14 @@ def test_parse_stop_at_reads_both_forms_and_refuses_the_rest() -> None:
     assert match_cmd.parse_stop_at("9:59", START) == datetime(2026, 11, 30, 9, 59)
     assert match_cmd.parse_stop_at("10:00", START) == datetime(2026, 11, 30, 10, 0)
     assert match_cmd.parse_stop_at("2026-12-01T08:15", START) == datetime(2026, 12, 1, 8, 15)
+    assert match_cmd.parse_stop_at("2026-12-01 08:15", START) == datetime(2026, 12, 1, 8, 15)
     for text, message in [
         ("24:00", "invalid --stop-at '24:00': expected HH:MM or YYYY-MM-DDTHH:MM"),
         ("noon", "invalid --stop-at 'noon'"),
-        ("2026-11-29T12:00+01:00", "(local time)"),
+        ("2026-11-29T12:00+01:00", "(local time, to the minute, no time zone)"),
+        ("2026-11-29T12:00:30", "invalid --stop-at"),
+        ("2026-11-30", "invalid --stop-at"),
+        ("2026-02-30T12:00", "invalid --stop-at"),
         ("2026-11-29T09:00", "--stop-at '2026-11-29T09:00' is past (it is 2026-11-29 10:00"),
     ]:
         with pytest.raises(OptionError) as info:
@@ -47,7 +51,9 @@ def test_a_match_stopped_at_its_time_is_the_match_of_the_deals_it_finished(
     _clock(monkeypatch, START, datetime(2026, 11, 29, 11, 0))
     assert main(["match", "random", "call", "-n", "20000", "--seed", "7", "--workers", "2",
                  "--out", str(out), "--stop-at", "10:30", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    printed = capsys.readouterr()
+    assert "stopping at 2026-11-29 10:30 if not finished" in printed.err
+    data = json.loads(printed.out)
     deals = data["partial"]["deals"]
     assert data["partial"] == {"deals": deals, "planned": 20000,
                                "stopped_at": "2026-11-29T10:30"}
@@ -87,3 +93,21 @@ def test_stop_at_refuses_what_it_cannot_stop(
         assert main(["match", "random", "call", "-n", "10", *args]) == 2, args
         assert message in capsys.readouterr().err, args
     assert not out.exists()  # nothing written
+
+
+def test_a_stop_before_any_deal_is_whole_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from checkraise.arena import journal
+
+    def nothing(log_dir: Path) -> None:  # what recover says of journals with no whole deal
+        raise journal.JournalError(f"{log_dir}: no deal was finished in every seating")
+
+    _clock(monkeypatch, START, datetime(2026, 11, 29, 11, 0))
+    monkeypatch.setattr(journal, "recover", nothing)
+    out = tmp_path / "m"
+    assert main(["match", "random", "call", "-n", "20000", "--seed", "7", "--workers", "2",
+                 "--out", str(out), "--stop-at", "10:30"]) == 2
+    err = capsys.readouterr().err
+    assert "--stop-at 10:30 (2026-11-29 10:30) came before any deal was finished" in err
+    assert "--force replaces them" in err and not (out / "results.json").exists()

@@ -121,6 +121,7 @@ def given_options(ctx: typer.Context, names: tuple[str, ...]) -> list[str]:
 class OptionError(CheckraiseError):
     """A command-line option outside its range."""
 
+
 def parse_blinds(text: str) -> tuple[int, int]:
     """``"50/100"`` -> ``(50, 100)``."""
     small, sep, big = text.partition("/")

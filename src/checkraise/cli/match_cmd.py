@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import sys
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -58,13 +60,13 @@ def parse_stop_at(text: str, now: datetime) -> datetime:
     if clock:
         at = now.replace(hour=int(clock[1]), minute=int(clock[2]), second=0, microsecond=0)
         return at if at > now else at + timedelta(days=1)
-    try:
-        parsed: datetime | None = datetime.fromisoformat(text.strip())
-    except ValueError:
-        parsed = None
-    if parsed is None or parsed.tzinfo is not None:
+    parsed = None
+    if re.fullmatch(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d", text.strip()):
+        with contextlib.suppress(ValueError):  # a month 13, a 30 February, an hour 24
+            parsed = datetime.fromisoformat(text.strip())
+    if parsed is None:
         raise OptionError(f"invalid --stop-at {text!r}: expected HH:MM or YYYY-MM-DDTHH:MM "
-                          "(local time), e.g. 12:25")
+                          "(local time, to the minute, no time zone), e.g. 12:25")
     if parsed <= now:
         raise OptionError(f"--stop-at {text!r} is past (it is {now:%Y-%m-%d %H:%M} now); "
                           "expected a time to come")
@@ -129,8 +131,9 @@ def match_command(
         None, "--stop-at", metavar="TIME",
         help="Stop the match at TIME (HH:MM, its next occurrence, or YYYY-MM-DDTHH:MM; local "
         "time) if it has not finished, and write the results of the deals finished in "
-        "every seating, as --recover would (needs --out; checked as hands end, so within "
-        "a minute or so).",
+        "every seating, as --recover would (needs --out and a worker per seating). The "
+        "time is checked each time a seating reports 50 more hands, so the match may run "
+        "a little past it; the deals finished by the stop all count.",
     ),
     pool: list[Path] = typer.Option(
         None, "--pool", show_default=False, metavar="DIR",
@@ -206,7 +209,7 @@ def _play(agents: list[str] | None, hands: int, seed: int, stack: int, blinds: s
           ) -> tuple[dict[str, Any], RingResult]:
     """Play the match; its results as JSON and as the result (with ``stop_at``, those of
     the deals finished by then if it has not finished)."""
-    from checkraise.arena.journal import MATCH_FILE, recover
+    from checkraise.arena.journal import MATCH_FILE, JournalError, recover
     from checkraise.arena.outfolder import claim_out_folder
     from checkraise.arena.ring import RingConfig, play_ring
 
@@ -229,7 +232,8 @@ def _play(agents: list[str] | None, hands: int, seed: int, stack: int, blinds: s
         raise OptionError(
             f"--stop-at with --workers {workers} ({getattr(runner, 'workers', 0)} "
             f"process(es)): the {config.num_rotations} seatings would be played one after "
-            "another, so a stop keeps no deal finished in all of them; expected --workers "
+            "another, so a stop keeps few deals or none finished in all of them; expected "
+            "--workers "
             f"{config.num_rotations} or more")
     if out is not None:
         if (out / "logs" / MATCH_FILE).is_file() and not (out / "results.json").exists() \
@@ -239,6 +243,9 @@ def _play(agents: list[str] | None, hands: int, seed: int, stack: int, blinds: s
                               "replaces it)")
         claim_out_folder(out, MATCH_FILES, MATCH_LOGS, force=force, command="match")
     total = config.hands * config.num_rotations
+    if deadline is not None:
+        print(f"stopping at {deadline:%Y-%m-%d %H:%M} if not finished (--stop-at {stop_at})",
+              file=sys.stderr)
     try:
         with runner, hands_progress(total, "match", enabled=not as_json) as advance:
             result = play_ring(
@@ -248,7 +255,13 @@ def _play(agents: list[str] | None, hands: int, seed: int, stack: int, blinds: s
             )
     except MatchStopped:
         assert out is not None and deadline is not None
-        result, planned = recover(out / "logs")
+        try:
+            result, planned = recover(out / "logs")
+        except JournalError as exc:
+            raise OptionError(
+                f"--stop-at {stop_at} ({deadline:%Y-%m-%d %H:%M}) came before any deal was "
+                f"finished in every seating; nothing to recover ({exc}). The journals stay "
+                f"in {out}; --force replaces them") from exc
         data = result.to_json()
         if result.config.hands < planned:  # else it finished as the time came
             data["partial"] = {"deals": result.config.hands, "planned": planned,
