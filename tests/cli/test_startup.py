@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from checkraise.cli.main import app, main
+from checkraise.cli.main import COMMAND_MODULES, app, main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -80,6 +80,13 @@ def test_importing_the_cli_loads_no_heavy_module() -> None:
     loaded = _loaded_after("import checkraise.cli.main")
     assert "checkraise.cli.eval_cmd" in loaded  # the commands did register
     assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
+
+
+@pytest.mark.parametrize("module", COMMAND_MODULES)
+def test_every_command_module_imports_on_its_own(module: str) -> None:
+    # each in a fresh interpreter, first: a command module that imports another one
+    # (demo takes tournament's standings) must not meet it half-initialised
+    assert module in _loaded_after(f"import {module}")
 
 
 def test_help_of_every_command_loads_no_heavy_module() -> None:

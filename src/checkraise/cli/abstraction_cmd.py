@@ -17,7 +17,7 @@ from typing import Any
 import typer
 
 from checkraise.cli._options import check_seed
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 
 __all__ = ["abstraction_app"]
 

@@ -17,7 +17,7 @@ from typing import Any
 import typer
 
 from checkraise.cli._options import ADDRESS_HELP, check_seed, command_line
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 from checkraise.errors import ConfigError
 
 __all__ = ["blueprint_app"]

@@ -16,7 +16,7 @@ import typer
 
 from checkraise.cli._options import check_seed
 from checkraise.cli._progress import hands_progress
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 from checkraise.cli.tournament_cmd import print_standings
 
 __all__ = ["DEMO_AGENTS", "demo_command"]

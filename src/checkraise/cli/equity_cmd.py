@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from checkraise.cli._options import check_seed
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 
 if TYPE_CHECKING:
     from checkraise.equity import EquityResult

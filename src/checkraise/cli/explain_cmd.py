@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 
 # The agents and the evaluator are imported inside the command, so that `--help` stays light.
 

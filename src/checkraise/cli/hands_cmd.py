@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 from checkraise.errors import CheckraiseError
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from checkraise.cli._options import (
     open_backend,
 )
 from checkraise.cli._progress import hands_progress
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 
 __all__ = ["lbr_command"]
 

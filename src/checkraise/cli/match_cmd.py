@@ -23,7 +23,7 @@ from checkraise.cli._options import (
     seat_agents,
 )
 from checkraise.cli._progress import hands_progress
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 from checkraise.engine.config import RuleSet  # light; typer reads the annotation
 
 if TYPE_CHECKING:

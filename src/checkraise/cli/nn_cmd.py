@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 
 __all__ = ["nn_app"]
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from checkraise.cli._options import check_seed, parse_blinds
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 from checkraise.errors import CheckraiseError
 
 PLAY_LOGS = re.compile(r"rep-\d{4,}\.(?:log|txt)")

@@ -9,7 +9,7 @@ from typing import Any
 import typer
 
 from checkraise.cli._options import command_line
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 from checkraise.errors import ConfigError
 
 _STREETS = ("preflop", "flop", "turn", "river")

@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 
 
 @app.command("range")

@@ -15,7 +15,7 @@ from typing import Any
 import typer
 
 from checkraise.cli._options import check_seed
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 from checkraise.errors import ConfigError
 
 __all__ = ["resolve_app"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import typer
 
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 from checkraise.errors import CheckraiseError, ConfigError
 
 __all__ = ["INSTALL_HINT", "serve_command"]

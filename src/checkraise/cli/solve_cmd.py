@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from checkraise.cli._options import check_seed
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 from checkraise.errors import CheckraiseError, one_of
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from checkraise.cli._options import command_line, given_options
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 from checkraise.errors import ConfigError
 
 if TYPE_CHECKING:

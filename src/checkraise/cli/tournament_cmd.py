@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from checkraise.cli._options import ADDRESS_HELP, BACKEND_HELP, check_seed, open_backend
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 
 if TYPE_CHECKING:
     from checkraise.arena.series import SeriesResult

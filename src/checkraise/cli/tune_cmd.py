@@ -15,7 +15,7 @@ from checkraise.cli._options import (
     open_backend,
     parse_blinds,
 )
-from checkraise.cli.main import app
+from checkraise.cli.app import app
 
 __all__ = ["tune_command"]
 
