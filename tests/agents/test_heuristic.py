@@ -296,6 +296,41 @@ def test_agent_value_is_fixed_within_a_street_and_reproducible() -> None:
     assert HeuristicAgent(seed=5, samples=20_000).value(obs) == v
 
 
+def test_hand_draws_make_a_value_depend_on_its_hand_alone() -> None:
+    """``draws=hand``: the Monte Carlo deals of a hand come from the seed and the hand
+    number, so the hands played before change nothing; with ``stream`` they do."""
+    state = State(TableConfig.nolimit(2), seed=9)
+    state.check_call()
+    state.check_call()  # the flop is dealt
+    seat = state.current_player
+    assert seat is not None
+    obs = state.observation(seat)
+    exact = win_minus_lose(obs.hole_cards, obs.board)
+    values = {}
+    for draws in ("hand", "stream"):
+        fresh = make_agent(f"heuristic:draws={draws},samples=2000", seed=5)
+        played = make_agent(f"heuristic:draws={draws},samples=2000", seed=5)
+        for h in range(3):  # three earlier hands, each sampling a value
+            played.begin_hand(seat, state.config, tuple(obs.hole_cards), h)
+            played.value(obs)
+        for bot in (fresh, played):
+            bot.begin_hand(seat, state.config, tuple(obs.hole_cards), 3)
+        values[draws] = (fresh.value(obs), played.value(obs))
+    assert values["hand"][0] == values["hand"][1]
+    assert values["stream"][0] != values["stream"][1]
+    # each hand's generator is its own: over 200 hands the values estimate the exact
+    # W - L with 200 x 2,000 deals
+    bot = make_agent("heuristic:draws=hand,samples=2000", seed=5)
+    estimates = []
+    for h in range(200):
+        bot.begin_hand(seat, state.config, tuple(obs.hole_cards), h)
+        estimates.append(bot.value(obs))
+    assert len(set(estimates)) > 50  # not one generator reused (values step by 0.0005)
+    assert abs(np.mean(estimates) - exact) < 4 / np.sqrt(200 * 2000)
+    with pytest.raises(AgentSpecError, match="draws 'deal'; expected one of stream or hand"):
+        make_agent("heuristic:draws=deal")
+
+
 def test_registry_options_reach_the_agent(tmp_path: Path) -> None:
     path = flat_profile().save(tmp_path / "flat.json")
     bot = make_agent(f"heuristic:profile={path},samples=200", seed=1)

@@ -63,6 +63,7 @@ from checkraise.agents import _heuristic_kernels as K
 from checkraise.agents import _heuristic_probs as HP
 from checkraise.agents import _probability_kernels as PK
 from checkraise.agents.base import AgentSpecError, BaseAgent
+from checkraise.agents.draws import DRAWS, fresh_seed
 from checkraise.agents.probabilities import (
     HandActionProbabilities,
     action_order,
@@ -73,7 +74,7 @@ from checkraise.agents.profiles import Profile, load_profile, profile_for_seats
 from checkraise.cards import CLASS_NAMES, COMBO_CARDS, COMBO_CLASS, CardError, parse_cards
 from checkraise.engine import Action, LegalActions
 from checkraise.equity.core import rng_state
-from checkraise.errors import ConfigError
+from checkraise.errors import ConfigError, one_of
 
 if TYPE_CHECKING:
     from checkraise.engine import Observation, TableConfig
@@ -94,6 +95,7 @@ DEFAULT_SAMPLES = 1000
 
 MAX_OPPONENTS = 9
 PREFLOP_FILE = "heuristic_preflop.csv"
+_MC_DRAW = 0x6d63  # the tag of a hand's Monte Carlo generator (draws=hand)
 
 
 # ---------------------------------------------------------------------- the state value
@@ -293,6 +295,13 @@ class HeuristicAgent(BaseAgent):
         (``default``/``headsup``, ``multiway``) or a JSON/TOML file forces one.
     samples : int
         Monte Carlo deals per postflop value (default :data:`DEFAULT_SAMPLES`).
+    draws : str
+        ``stream`` (the default): the Monte Carlo deals of a session come one after
+        another from one generator, so a hand's values depend on every hand before it.
+        ``hand``: each hand's deals come from a generator seeded by the seed and the
+        hand number alone, so that when two bots are compared deal by deal against it
+        (two matches on the same seed), it computes the same values in both for as long
+        as their hands go alike (common random numbers; :mod:`checkraise.agents.draws`).
 
     Examples
     --------
@@ -312,8 +321,14 @@ class HeuristicAgent(BaseAgent):
         seed: int | None = None,
         profile: str | Path | Profile | None = None,
         samples: int = DEFAULT_SAMPLES,
+        draws: str = "stream",
     ) -> None:
         super().__init__(seed=seed)
+        if draws not in DRAWS:
+            raise AgentSpecError(f"invalid heuristic-agent draws {draws!r}; expected one of "
+                                 f"{one_of(DRAWS)}")
+        self.draws = draws
+        self._draw_seed = fresh_seed(seed)
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise AgentSpecError(
                 f"invalid heuristic-agent samples {samples!r}: expected a positive integer"
@@ -330,8 +345,12 @@ class HeuristicAgent(BaseAgent):
     def begin_hand(
         self, seat: int, config: TableConfig, hole_cards: tuple[int, ...], hand_number: int
     ) -> None:
-        """Forget the previous hand's values; pick the profile for the table size if automatic."""
+        """Forget the previous hand's values; pick the profile for the table size if
+        automatic; with ``draws=hand``, seed this hand's Monte Carlo deals."""
         self._cache.clear()
+        if self.draws == "hand":
+            self._state = rng_state(
+                np.random.default_rng([self._draw_seed, hand_number, _MC_DRAW]))
         self._choose_profile(config.num_players)
 
     def _choose_profile(self, seats: int) -> None:
