@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from copy import deepcopy
 from pathlib import Path
 
 import numpy as np
@@ -318,6 +319,23 @@ def test_hand_draws_make_a_value_depend_on_its_hand_alone() -> None:
         values[draws] = (fresh.value(obs), played.value(obs))
     assert values["hand"][0] == values["hand"][1]
     assert values["stream"][0] != values["stream"][1]
+    # the seed still matters, and a second begin_hand of the same hand (a copy asked
+    # for another hand's action) rewinds nothing
+    other = make_agent("heuristic:draws=hand,samples=2000", seed=6)
+    other.begin_hand(seat, state.config, tuple(obs.hole_cards), 3)
+    assert other.value(obs) != values["hand"][0]
+    again = make_agent("heuristic:draws=hand,samples=2000", seed=5)
+    again.begin_hand(seat, state.config, tuple(obs.hole_cards), 3)
+    again.value(obs)
+    again.begin_hand(seat, state.config, tuple(obs.hole_cards), 3)
+    assert again.value(obs) == values["hand"][0]
+    copy = deepcopy(again)  # begun anew after the flop's value, as a hand-by-hand query does
+    copy.begin_hand(seat, state.config, tuple(obs.hole_cards), 3)
+    state.check_call()
+    state.check_call()  # the turn
+    assert state.round == 2 and state.current_player == seat
+    turn = state.observation(seat)
+    assert copy.value(turn) == again.value(turn)
     # each hand's generator is its own: over 200 hands the values estimate the exact
     # W - L with 200 x 2,000 deals
     bot = make_agent("heuristic:draws=hand,samples=2000", seed=5)

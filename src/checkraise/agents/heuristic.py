@@ -298,10 +298,11 @@ class HeuristicAgent(BaseAgent):
     draws : str
         ``stream`` (the default): the Monte Carlo deals of a session come one after
         another from one generator, so a hand's values depend on every hand before it.
-        ``hand``: each hand's deals come from a generator seeded by the seed and the
-        hand number alone, so that when two bots are compared deal by deal against it
-        (two matches on the same seed), it computes the same values in both for as long
-        as their hands go alike (common random numbers; :mod:`checkraise.agents.draws`).
+        ``hand``: each value's deals come from a generator seeded by the seed, the hand
+        number, the street and the number of opponents alone, so that when two bots are
+        compared deal by deal against it (two matches on the same seed), it computes the
+        same values in both wherever their hands reach the same street with the same
+        players (common random numbers; :mod:`checkraise.agents.draws`).
 
     Examples
     --------
@@ -329,6 +330,7 @@ class HeuristicAgent(BaseAgent):
                                  f"{one_of(DRAWS)}")
         self.draws = draws
         self._draw_seed = fresh_seed(seed)
+        self._hand = 0
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise AgentSpecError(
                 f"invalid heuristic-agent samples {samples!r}: expected a positive integer"
@@ -346,11 +348,9 @@ class HeuristicAgent(BaseAgent):
         self, seat: int, config: TableConfig, hole_cards: tuple[int, ...], hand_number: int
     ) -> None:
         """Forget the previous hand's values; pick the profile for the table size if
-        automatic; with ``draws=hand``, seed this hand's Monte Carlo deals."""
+        automatic."""
         self._cache.clear()
-        if self.draws == "hand":
-            self._state = rng_state(
-                np.random.default_rng([self._draw_seed, hand_number, _MC_DRAW]))
+        self._hand = hand_number
         self._choose_profile(config.num_players)
 
     def _choose_profile(self, seats: int) -> None:
@@ -370,7 +370,11 @@ class HeuristicAgent(BaseAgent):
         v = self._cache.get(key)
         if v is None:
             if board:
-                v = _mc_value(hole[0], hole[1], board, opponents, self.samples, self._state)
+                state = self._state
+                if self.draws == "hand":  # the same deals whatever came before
+                    state = rng_state(np.random.default_rng(
+                        [self._draw_seed, self._hand, len(board), opponents, _MC_DRAW]))
+                v = _mc_value(hole[0], hole[1], board, opponents, self.samples, state)
             else:
                 v = float(preflop_values()[opponents - 1, hole[0], hole[1]])
             self._cache[key] = v

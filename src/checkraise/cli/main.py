@@ -129,8 +129,8 @@ def run() -> None:
 
 
 if __name__ == "__main__":
-    # Under `python -m` this file is `__main__`, a second copy whose `app` has no commands
-    # (they register on `checkraise.cli.main.app`); run that module's entry point instead.
+    # Under `python -m` this file is `__main__`, a second copy of the module; run the
+    # entry point of the one that the command modules' imports loaded.
     from checkraise.cli.main import run as _run
 
     _run()
