@@ -209,7 +209,7 @@ def _play(agents: list[str] | None, hands: int, seed: int, stack: int, blinds: s
           ) -> tuple[dict[str, Any], RingResult]:
     """Play the match; its results as JSON and as the result (with ``stop_at``, those of
     the deals finished by then if it has not finished)."""
-    from checkraise.arena.journal import MATCH_FILE, JournalError, recover
+    from checkraise.arena.journal import MATCH_FILE, JournalError
     from checkraise.arena.outfolder import claim_out_folder
     from checkraise.arena.ring import RingConfig, play_ring
 
@@ -256,16 +256,16 @@ def _play(agents: list[str] | None, hands: int, seed: int, stack: int, blinds: s
     except MatchStopped:
         assert out is not None and deadline is not None
         try:
-            result, planned = recover(out / "logs")
+            data, result = _recovered(out)
         except JournalError as exc:
             raise OptionError(
                 f"--stop-at {stop_at} ({deadline:%Y-%m-%d %H:%M}) came before any deal was "
                 f"finished in every seating; nothing to recover ({exc}). The journals stay "
                 f"in {out}; --force replaces them") from exc
-        data = result.to_json()
-        if result.config.hands < planned:  # else it finished as the time came
-            data["partial"] = {"deals": result.config.hands, "planned": planned,
-                               "stopped_at": deadline.isoformat(timespec="minutes")}
+        if data["partial"]["deals"] < data["partial"]["planned"]:
+            data["partial"]["stopped_at"] = deadline.isoformat(timespec="minutes")
+        else:  # it finished as the time came
+            del data["partial"]
         return data, result
     return result.to_json(), result
 
@@ -274,7 +274,6 @@ def _recover(out: Path | None, agents: list[str] | None, force: bool, settings: 
              ) -> tuple[dict[str, Any], RingResult]:
     """The results of the deals the killed match in ``out`` finished (``settings``: the
     options of a match to play that were given, refused)."""
-    from checkraise.arena.journal import recover
 
     if out is None:
         raise OptionError("--recover needs --out: the folder of the match that was killed")
@@ -289,6 +288,14 @@ def _recover(out: Path | None, agents: list[str] | None, force: bool, settings: 
     if (out / "results.json").exists():
         raise OptionError(f"--out {out} holds results.json: that match finished, or was "
                           "recovered already; nothing to recover")
+    return _recovered(out)
+
+
+def _recovered(out: Path) -> tuple[dict[str, Any], RingResult]:
+    """The results of the deals every seating of the match in ``out`` finished, with
+    ``partial``: how many, of how many planned (``--recover`` and ``--stop-at``)."""
+    from checkraise.arena.journal import recover
+
     result, planned = recover(out / "logs")
     data = result.to_json()
     data["partial"] = {"deals": result.config.hands, "planned": planned}
