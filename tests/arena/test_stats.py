@@ -14,6 +14,7 @@ from checkraise.arena.stats import (
     chip_volatility,
     estimate,
     mbb_per_hand,
+    pool_estimates,
     rank_summary,
     ratio_mbb_per_hand,
     shared_ranks,
@@ -37,6 +38,29 @@ def test_estimate_edge_cases() -> None:
     assert estimate([2, 2, 2]).half_width == 0.0
     with pytest.raises(ValueError, match="at least one value"):
         estimate([])
+
+
+def test_pooled_estimates_are_the_estimate_of_all_the_samples() -> None:
+    rng = np.random.default_rng(7)
+    chunks = [rng.normal(mu, sd, size=n).tolist()
+              for mu, sd, n in ((5.0, 2.0, 13), (-40.0, 9.0, 2), (0.5, 30.0, 101))]
+    pooled = pool_estimates([estimate(c) for c in chunks])
+    everything = [x for c in chunks for x in c]
+    z = statistics.NormalDist().inv_cdf(0.975)
+    assert pooled.n == len(everything)
+    assert pooled.mean == pytest.approx(statistics.fmean(everything), rel=1e-12)
+    assert pooled.sd == pytest.approx(statistics.stdev(everything), rel=1e-12)
+    assert pooled.half_width == pytest.approx(
+        z * statistics.stdev(everything) / math.sqrt(len(everything)), rel=1e-12)
+    one, alone = estimate(chunks[2]), pool_estimates([estimate(chunks[2])])
+    assert (alone.mean, alone.sd, alone.n) == (one.mean, pytest.approx(one.sd), one.n)
+
+
+def test_pooling_refuses_nothing_and_parts_without_a_spread() -> None:
+    with pytest.raises(ValueError, match="no estimates to pool"):
+        pool_estimates([])
+    with pytest.raises(ValueError, match="of 1 samples with sd nan"):
+        pool_estimates([estimate([1.0, 2.0]), estimate([3.0])])
 
 
 def test_mbb_scales_chips_by_the_big_blind() -> None:

@@ -34,6 +34,7 @@ __all__ = [
     "chip_volatility",
     "estimate",
     "mbb_per_hand",
+    "pool_estimates",
     "rank_summary",
     "ratio_mbb_per_hand",
     "shared_ranks",
@@ -106,6 +107,38 @@ def estimate(samples: Sequence[float] | npt.NDArray[Any]) -> Estimate:
     if n < 2:
         return Estimate(mean, math.nan, math.nan, n)
     sd = float(x.std(ddof=1))
+    return Estimate(mean, Z95 * sd / math.sqrt(n), sd, n)
+
+
+def pool_estimates(parts: Sequence[Estimate]) -> Estimate:
+    """The :func:`estimate` of all the samples of ``parts`` together, from each part's
+    mean, sd and n alone.
+
+    The pooled mean is the n-weighted mean of the parts', and the pooled sum of squared
+    deviations is each part's own, ``(n - 1) · sd²``, plus ``n · (mean - pooled mean)²``
+    for its distance from the pooled mean: so it is what :func:`estimate` gives on the
+    samples themselves (up to rounding), for a result whose samples were not kept.
+
+    Raises :class:`~checkraise.errors.ConfigError` for no parts or a part without a
+    finite sd (fewer than two samples).
+
+    Examples
+    --------
+    >>> a, b = estimate([1.0, 2.0, 3.0]), estimate([4.0, 6.0])
+    >>> p = pool_estimates([a, b])
+    >>> p.n, p.mean, round(p.sd, 6) == round(estimate([1.0, 2.0, 3.0, 4.0, 6.0]).sd, 6)
+    (5, 3.2, True)
+    """
+    if not parts:
+        raise ConfigError("no estimates to pool; expected one or more")
+    for part in parts:
+        if part.n < 2 or not math.isfinite(part.sd):
+            raise ConfigError(f"estimate {part} of {part.n} samples with sd {part.sd}: "
+                              "expected at least two samples and a finite sd")
+    n = sum(p.n for p in parts)
+    mean = sum(p.n * p.mean for p in parts) / n
+    squares = sum((p.n - 1) * p.sd**2 + p.n * (p.mean - mean) ** 2 for p in parts)
+    sd = math.sqrt(squares / (n - 1))
     return Estimate(mean, Z95 * sd / math.sqrt(n), sd, n)
 
 

@@ -1,0 +1,113 @@
+"""One pairing's parts pooled from their figures, for parts whose deals were not kept.
+
+``checkraise match --pool DIR --pool DIR2`` pools a pairing played in parts deal by
+deal, from the parts' journals. A part whose folder was lost (a machine reset) leaves
+only its figures: its deals, its mean in mbb/hand and the 95% half width. For a mean
+over deals with ``± 1.96 · s / √n`` those are enough
+(:func:`checkraise.arena.stats.pool_estimates`): this pools such parts with folders of
+parts still on disk, for the first agent of the match (``--player`` another), on the
+luck-adjusted figure (``--kind`` another).
+
+Run::
+
+    .venv/bin/python benchmarks/pool_parts.py --figures 4762 322 194 DIR [DIR ...] [--json]
+
+Each ``DIR`` is a match's ``--out`` folder (its ``results.json``: a match that ran to
+its end, or ``checkraise match --recover``'s result of a cut one). A figure rounded to
+whole mbb/hand moves the pooled mean by at most half its share of the deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from checkraise.arena.stats import Z95, Estimate, pool_estimates
+
+_KINDS = {"dealt": "mbb_per_hand", "allin": "mbb_per_hand_allin_adjusted",
+          "luck": "mbb_per_hand_luck_adjusted"}
+
+
+def folder_part(folder: Path, kind: str, player: str | None) -> tuple[Estimate, dict[str, Any]]:
+    """The figure ``kind`` of ``player`` (the first agent: ``None``) in ``folder``'s
+    results, and what the match was (agents, seed, deals)."""
+    path = folder / "results.json"
+    try:
+        results = json.loads(path.read_text(encoding="utf-8"))
+        players = results["players"]
+        names = [p["name"] for p in players]
+        row = players[0] if player is None else players[names.index(player)]
+        figure = row[_KINDS[kind]]
+        part = Estimate(float(figure["mean"]), float(figure["half_width"]),
+                        float(figure["sd"]), int(figure["n"]))
+    except OSError as exc:
+        sys.exit(f"{path}: {exc.strerror}; expected the --out folder of a checkraise match")
+    except ValueError:
+        sys.exit(f"--player {player!r}: not in {path} (players {names}); expected one of them")
+    except (KeyError, TypeError) as exc:
+        sys.exit(f"{path}: no {kind} figure ({exc!r}); expected the results of checkraise match")
+    about = {"folder": str(folder), "agents": results["config"]["agents"],
+             "seed": results["seed"], "deals": part.n, "player": row["name"]}
+    return part, about
+
+
+def figures_part(deals: str, mean: str, half_width: str) -> Estimate:
+    """A part given by its deals, mean and 95% half width (``--figures``)."""
+    try:
+        n, m, h = int(deals), float(mean), float(half_width)
+    except ValueError:
+        sys.exit(f"--figures {deals} {mean} {half_width}: expected DEALS (a whole number) "
+                 "MEAN HALF_WIDTH (mbb/hand)")
+    if n < 2 or not h > 0 or not math.isfinite(m):
+        sys.exit(f"--figures {deals} {mean} {half_width}: expected at least 2 deals, a "
+                 "finite mean and a half width above 0")
+    sd = h * math.sqrt(n) / Z95
+    return Estimate(m, h, sd, n)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folders", type=Path, nargs="*", help="--out folders of the parts")
+    parser.add_argument("--figures", nargs=3, action="append", default=[],
+                        metavar=("DEALS", "MEAN", "HALF_WIDTH"),
+                        help="a part known only by its figures (mbb/hand); repeatable")
+    parser.add_argument("--kind", choices=sorted(_KINDS), default="luck",
+                        help="which figure of the folders (default luck adjusted)")
+    parser.add_argument("--player", help="whose figure (default the match's first agent)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args()
+    if len(args.folders) + len(args.figures) < 1:
+        sys.exit("no parts: expected match folders and/or --figures DEALS MEAN HALF_WIDTH")
+    parts: list[Estimate] = [figures_part(*f) for f in args.figures]
+    about: list[dict[str, Any]] = [{"figures": f} for f in args.figures]
+    for folder in args.folders:
+        part, info = folder_part(folder, args.kind, args.player)
+        parts.append(part)
+        about.append(info)
+    seen = [(a["seed"], a["folder"]) for a in about if "seed" in a]
+    seeds = [s for s, _ in seen]
+    if len(set(seeds)) != len(seeds):
+        sys.exit(f"seeds {seeds}: a seed repeats; expected each part on its own seed")
+    agents = {json.dumps(a["agents"]) for a in about if "agents" in a}
+    if len(agents) > 1:
+        sys.exit(f"agents {sorted(agents)}: expected the parts of one pairing")
+    pooled = pool_estimates(parts)
+    if args.json:
+        print(json.dumps({"kind": args.kind, "parts": [
+            {**a, **p.to_json()} for a, p in zip(about, parts, strict=True)],
+            "pooled": pooled.to_json()}))
+        return
+    for a, p in zip(about, parts, strict=True):
+        where = (f"figures {' '.join(a['figures'])}" if "figures" in a
+                 else f"{a['folder']} (seed {a['seed']}, {a['player']})")
+        print(f"{p.n:>7,} deals  {p.mean:+9.1f} ± {p.half_width:6.1f}  {where}")
+    print(f"{pooled.n:>7,} deals  {pooled.mean:+9.1f} ± {pooled.half_width:6.1f}  pooled "
+          f"({args.kind}; 95% [{pooled.low:+.1f}, {pooled.high:+.1f}] mbb/hand)")
+
+
+if __name__ == "__main__":
+    main()
