@@ -4,7 +4,8 @@ A duplicate match of ``resolve`` against its own blueprint should be 0 on every 
 over before the river, and start every river from the same betting in both seatings:
 before the river both play the blueprint with the same seed. With the default draws
 (``draws=stream``) they drift apart after the first river. This reads a match's hand
-logs (``DIR/logs/rotation-{0,1}.log``, ACPC ``STATE`` lines) and prints:
+logs (``DIR/logs/rotation-{0,1}.log``, ACPC ``STATE`` lines; or ``.log.gz``, archived)
+and prints:
 
 - how many deals had the same betting before the river in both seatings ("in step");
 - the standard deviation of the first agent's chips per deal, in step and not;
@@ -20,6 +21,7 @@ Run: ``.venv/bin/python benchmarks/common_draws.py DIR [--deals 10000] [--json]`
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import sys
@@ -32,8 +34,13 @@ def _rows(folder: Path) -> list[list[list[str]]]:
     rows = []
     for rotation in (0, 1):
         path = folder / "logs" / f"rotation-{rotation}.log"
+        archived = path.with_name(path.name + ".gz")  # an archived match's, gzipped
         try:
-            text = path.read_text()
+            if not path.exists() and archived.exists():
+                with gzip.open(archived, "rt") as f:
+                    text = f.read()
+            else:
+                text = path.read_text()
         except OSError as exc:
             sys.exit(f"{path}: {exc.strerror}; expected the --out folder of a heads-up match")
         rows.append([line.split(":") for line in text.splitlines() if line.startswith("STATE:")])

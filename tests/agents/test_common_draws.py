@@ -10,6 +10,7 @@ differently shifts every later draw, which the last test shows.
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -180,3 +181,12 @@ def test_the_benchmark_finds_every_deal_in_step(tmp_path: Path) -> None:
     assert figures["deals"] == figures["in_step"] == 16
     assert figures["in_step_reached_river"] == figures["reached_river"] > 0
     assert figures["sd_not_in_step"] is None  # no deal out of step to measure
+    for r in (0, 1):  # archived: the hand logs gzipped, the plain ones gone
+        log = out / "logs" / f"rotation-{r}.log"
+        with gzip.open(log.with_name(log.name + ".gz"), "wt") as f:
+            f.write(log.read_text())
+        log.unlink()
+    again = subprocess.run([sys.executable, str(script), str(out), "--json"],
+                           capture_output=True, text=True, check=False)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout) == figures

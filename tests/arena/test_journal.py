@@ -8,12 +8,14 @@ figure for figure, a match of that many deals played from scratch.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -50,6 +52,21 @@ def test_a_cut_match_recovers_as_the_match_of_the_deals_it_finished(
     assert planned == 40 and result.config.hands == 23
     assert result.to_json() == first.to_json()
     assert result.adjusted_hands + result.luck_hands > 0  # the adjusted figures came back too
+    assert result.deal_luck == first.deal_luck and result.deal_chips == first.deal_chips
+
+
+def test_an_archived_match_with_gzipped_journals_recovers_as_played(tmp_path: Path) -> None:
+    config = RingConfig(("random", "call"), hands=30, stack=2000, small_blind=10,
+                        big_blind=20)
+    whole = play_ring(config, seed=13, workers=1, log_dir=tmp_path)
+    for r in (0, 1):  # archive: each journal gzipped beside where it was, then removed
+        journal = tmp_path / f"rotation-{r}.jsonl"
+        with gzip.open(journal.with_name(journal.name + ".gz"), "wt") as f:
+            f.write(journal.read_text()[: None if r else -40])  # rotation 0 torn at the end
+        journal.unlink()
+    result, planned = recover(tmp_path)
+    first = play_ring(replace(config, hands=29), seed=13, workers=1)
+    assert planned == 30 and result.to_json() == first.to_json() != whole.to_json()
     assert result.deal_luck == first.deal_luck and result.deal_chips == first.deal_chips
 
 

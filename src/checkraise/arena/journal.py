@@ -29,6 +29,7 @@ instead of waiting for it.
 
 from __future__ import annotations
 
+import gzip
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -203,12 +204,19 @@ _Hand = tuple[list[Any], list[Any] | None, list[float] | None, list[ActionCounts
 
 
 def _read_hands(path: Path, players: int) -> list[_Hand]:
-    """The hands of ``path`` in order (chips, adjusted and luck adjusted chips or None,
-    decisions), up to the first line that is torn or out of place."""
+    """The hands of ``path`` (or, when it is not there, of ``path`` gzipped beside it
+    with ``.gz`` added: an archived match) in order (chips, adjusted and luck adjusted
+    chips or None, decisions), up to the first line that is torn or out of place."""
     hands: list[_Hand] = []
-    if not path.exists():
+    archived = path.with_name(path.name + ".gz")
+    if path.exists():
+        text = path.read_text(encoding="utf-8")
+    elif archived.exists():
+        with gzip.open(archived, "rt", encoding="utf-8") as f:
+            text = f.read()
+    else:
         return hands
-    for h, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+    for h, line in enumerate(text.splitlines()):
         try:
             row: dict[str, Any] = json.loads(line)
             if row["hand"] != h or len(row["payoffs"]) != players:
