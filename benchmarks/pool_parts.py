@@ -38,18 +38,22 @@ def folder_part(folder: Path, kind: str, player: str | None) -> tuple[Estimate, 
     path = folder / "results.json"
     try:
         results = json.loads(path.read_text(encoding="utf-8"))
-        players = results["players"]
-        names = [p["name"] for p in players]
-        row = players[0] if player is None else players[names.index(player)]
+        rows = {p["name"]: p for p in results["players"]}
+    except OSError as exc:
+        sys.exit(f"{path}: {exc.strerror}; expected the --out folder of a checkraise match")
+    except (ValueError, KeyError, TypeError) as exc:
+        sys.exit(f"{path}: {exc!r}; expected the results of checkraise match")
+    if player is not None and player not in rows:
+        sys.exit(f"--player {player!r}: not in {path} (players {list(rows)}); expected one "
+                 "of them")
+    row = rows[player] if player is not None else results["players"][0]
+    try:
         figure = row[_KINDS[kind]]
         part = Estimate(float(figure["mean"]), float(figure["half_width"]),
                         float(figure["sd"]), int(figure["n"]))
-    except OSError as exc:
-        sys.exit(f"{path}: {exc.strerror}; expected the --out folder of a checkraise match")
-    except ValueError:
-        sys.exit(f"--player {player!r}: not in {path} (players {names}); expected one of them")
-    except (KeyError, TypeError) as exc:
-        sys.exit(f"{path}: no {kind} figure ({exc!r}); expected the results of checkraise match")
+    except (KeyError, TypeError, ValueError) as exc:
+        sys.exit(f"{path}: no {kind} figure for {row.get('name')} ({exc!r}); expected the "
+                 "results of checkraise match")
     about = {"folder": str(folder), "agents": results["config"]["agents"],
              "seed": results["seed"], "deals": part.n, "player": row["name"]}
     return part, about
@@ -88,8 +92,7 @@ def main() -> None:
         part, info = folder_part(folder, args.kind, args.player)
         parts.append(part)
         about.append(info)
-    seen = [(a["seed"], a["folder"]) for a in about if "seed" in a]
-    seeds = [s for s, _ in seen]
+    seeds = [a["seed"] for a in about if "seed" in a]
     if len(set(seeds)) != len(seeds):
         sys.exit(f"seeds {seeds}: a seed repeats; expected each part on its own seed")
     agents = {json.dumps(a["agents"]) for a in about if "agents" in a}
