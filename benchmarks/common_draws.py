@@ -21,7 +21,6 @@ Run: ``.venv/bin/python benchmarks/common_draws.py DIR [--deals 10000] [--json]`
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import math
 import sys
@@ -29,18 +28,15 @@ from pathlib import Path
 
 import numpy as np
 
+from checkraise.arena.journal import read_log
+
 
 def _rows(folder: Path) -> list[list[list[str]]]:
     rows = []
     for rotation in (0, 1):
         path = folder / "logs" / f"rotation-{rotation}.log"
-        archived = path.with_name(path.name + ".gz")  # an archived match's, gzipped
         try:
-            if not path.exists() and archived.exists():
-                with gzip.open(archived, "rt") as f:
-                    text = f.read()
-            else:
-                text = path.read_text()
+            text = read_log(path)  # or its archive, rotation-<r>.log.gz
         except OSError as exc:
             sys.exit(f"{path}: {exc.strerror}; expected the --out folder of a heads-up match")
         rows.append([line.split(":") for line in text.splitlines() if line.startswith("STATE:")])

@@ -53,6 +53,7 @@ __all__ = [
     "RotationFailedError",
     "mark_failed",
     "pool",
+    "read_log",
     "recover",
     "write_match_file",
 ]
@@ -203,18 +204,27 @@ class Journal:
 _Hand = tuple[list[Any], list[Any] | None, list[float] | None, list[ActionCounts]]
 
 
-def _read_hands(path: Path, players: int) -> list[_Hand]:
-    """The hands of ``path`` (or, when it is not there, of ``path`` gzipped beside it
-    with ``.gz`` added: an archived match) in order (chips, adjusted and luck adjusted
-    chips or None, decisions), up to the first line that is torn or out of place."""
-    hands: list[_Hand] = []
+def read_log(path: Path) -> str:
+    """The text of the log file ``path`` or, when it is not there, of ``path`` gzipped
+    beside it with ``.gz`` added (an archived match, ``docs/results/README.md``).
+
+    Raises :class:`FileNotFoundError` (for ``path``) when neither is there.
+    """
     archived = path.with_name(path.name + ".gz")
-    if path.exists():
-        text = path.read_text(encoding="utf-8")
-    elif archived.exists():
+    if not path.exists() and archived.exists():
         with gzip.open(archived, "rt", encoding="utf-8") as f:
-            text = f.read()
-    else:
+            return f.read()
+    return path.read_text(encoding="utf-8")
+
+
+def _read_hands(path: Path, players: int) -> list[_Hand]:
+    """The hands of ``path`` (or of its archive, :func:`read_log`) in order (chips,
+    adjusted and luck adjusted chips or None, decisions), up to the first line that is
+    torn or out of place."""
+    hands: list[_Hand] = []
+    try:
+        text = read_log(path)
+    except FileNotFoundError:
         return hands
     for h, line in enumerate(text.splitlines()):
         try:
