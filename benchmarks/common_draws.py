@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from checkraise.arena.journal import read_log
+from checkraise.arena.journal import JournalError, read_log
 
 
 def _rows(folder: Path) -> list[list[list[str]]]:
@@ -38,7 +38,10 @@ def _rows(folder: Path) -> list[list[list[str]]]:
         try:
             text = read_log(path)  # or its archive, rotation-<r>.log.gz
         except OSError as exc:
-            sys.exit(f"{path}: {exc.strerror}; expected the --out folder of a heads-up match")
+            sys.exit(f"{path}: {exc.strerror or exc}; expected the --out folder of a heads-up "
+                     "match")
+        except JournalError as exc:  # an archive that is not gzip data
+            sys.exit(f"{exc}; expected the --out folder of a heads-up match")
         rows.append([line.split(":") for line in text.splitlines() if line.startswith("STATE:")])
     return rows
 

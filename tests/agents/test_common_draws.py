@@ -190,3 +190,14 @@ def test_the_benchmark_finds_every_deal_in_step(tmp_path: Path) -> None:
                            capture_output=True, text=True, check=False)
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout) == figures
+    archive = out / "logs" / "rotation-1.log.gz"
+    archive.write_text("STATE:not packed\n")  # an archive that is not gzip data
+    bad = subprocess.run([sys.executable, str(script), str(out)], capture_output=True,
+                         text=True, check=False)
+    assert bad.returncode != 0 and "rotation-1.log.gz: " in bad.stderr
+    assert "expected a gzipped log" in bad.stderr
+    archive.unlink()  # neither the log nor its archive
+    gone = subprocess.run([sys.executable, str(script), str(out)], capture_output=True,
+                          text=True, check=False)
+    assert gone.returncode != 0
+    assert "rotation-1.log: no such file, nor its archive rotation-1.log.gz" in gone.stderr

@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+import zlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,7 +24,13 @@ import pytest
 from checkraise.agents import base
 from checkraise.agents.base import register_agent
 from checkraise.agents.baselines import CallAgent
-from checkraise.arena.journal import JournalError, Pace, RotationFailedError, recover
+from checkraise.arena.journal import (
+    JournalError,
+    Pace,
+    RotationFailedError,
+    read_log,
+    recover,
+)
 from checkraise.arena.ring import PACE_SLACK, RingConfig, play_ring, seed_int
 from checkraise.backend import WorkItemError
 from checkraise.cli.main import main
@@ -68,6 +75,45 @@ def test_an_archived_match_with_gzipped_journals_recovers_as_played(tmp_path: Pa
     first = play_ring(replace(config, hands=29), seed=13, workers=1)
     assert planned == 30 and result.to_json() == first.to_json() != whole.to_json()
     assert result.deal_luck == first.deal_luck and result.deal_chips == first.deal_chips
+
+
+def test_an_archive_cut_short_recovers_like_a_journal_torn_at_the_same_place(
+    tmp_path: Path,
+) -> None:
+    config = RingConfig(("random", "call"), hands=30, stack=2000, small_blind=10,
+                        big_blind=20)
+    play_ring(config, seed=13, workers=1, log_dir=tmp_path)
+    torn = tmp_path / "torn"
+    torn.mkdir()
+    for r in (0, 1):
+        journal = tmp_path / f"rotation-{r}.jsonl"
+        text = journal.read_bytes()
+        packed = gzip.compress(text)
+        # the copy of rotation 0's archive stopped part-way; rotation 1's is whole
+        (tmp_path / f"{journal.name}.gz").write_bytes(packed[: len(packed) * 2 // 3]
+                                                      if r == 0 else packed)
+        journal.unlink()
+        # the oracle: the plain journal holding the same bytes as the cut archive does
+        held = zlib.decompressobj(wbits=31).decompress(packed[: len(packed) * 2 // 3])
+        (torn / journal.name).write_bytes(held if r == 0 else text)
+    (torn / "match.json").write_bytes((tmp_path / "match.json").read_bytes())
+    got, planned = recover(tmp_path)
+    want, _ = recover(torn)
+    assert 0 < got.config.hands < 30 and planned == 30
+    assert got.to_json() == want.to_json() and got.deal_luck == want.deal_luck
+
+
+def test_an_archive_that_is_not_gzip_or_a_missing_log_is_named(tmp_path: Path) -> None:
+    config = RingConfig(("random", "call"), hands=5, stack=2000, small_blind=10,
+                        big_blind=20)
+    play_ring(config, seed=13, workers=1, log_dir=tmp_path)
+    journal = tmp_path / "rotation-0.jsonl"
+    journal.with_name(journal.name + ".gz").write_bytes(journal.read_bytes())  # not packed
+    journal.unlink()
+    with pytest.raises(JournalError, match=r"rotation-0\.jsonl\.gz: .*expected a gzipped log"):
+        recover(tmp_path)
+    with pytest.raises(FileNotFoundError, match=r"nor its archive rotation-9\.log\.gz"):
+        read_log(tmp_path / "rotation-9.log")
 
 
 def test_a_match_killed_mid_way_is_recovered_from_the_command_line(

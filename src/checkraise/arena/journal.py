@@ -29,9 +29,11 @@ instead of waiting for it.
 
 from __future__ import annotations
 
-import gzip
+import codecs
+import errno
 import json
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -47,6 +49,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MATCH_FILE",
+    "POOLED_SAME",
     "Journal",
     "JournalError",
     "Pace",
@@ -208,13 +211,48 @@ def read_log(path: Path) -> str:
     """The text of the log file ``path`` or, when it is not there, of ``path`` gzipped
     beside it with ``.gz`` added (an archived match, ``docs/results/README.md``).
 
-    Raises :class:`FileNotFoundError` (for ``path``) when neither is there.
+    An archive cut short (a copy stopped part-way) gives its text up to the cut, as a
+    log torn by a kill does; the readers drop the torn last line either way.
+
+    Raises :class:`FileNotFoundError` (for ``path``) when neither is there, and
+    :class:`JournalError` for an archive that is not gzip data.
     """
     archived = path.with_name(path.name + ".gz")
     if not path.exists() and archived.exists():
-        with gzip.open(archived, "rt", encoding="utf-8") as f:
-            return f.read()
+        return _gunzip_text(archived)
+    if not path.exists():
+        raise FileNotFoundError(errno.ENOENT, f"no such file, nor its archive {archived.name}",
+                                str(path))
     return path.read_text(encoding="utf-8")
+
+
+def _gunzip_text(path: Path) -> str:
+    """The text gzipped in ``path``, up to where the file ends (see :func:`read_log`)."""
+    data = path.read_bytes()
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="strict")
+    pieces: list[str] = []
+    whole = True
+    while data:  # one gzip member after another, as gzip reads them
+        member = zlib.decompressobj(wbits=31)
+        try:
+            raw = member.decompress(data)
+            if not member.eof:  # cut short: keep what it held
+                raw += member.flush()
+        except zlib.error as exc:
+            raise JournalError(f"{path}: {exc}; expected a gzipped log (gzip -c of the "
+                               "match's log)") from exc
+        whole = member.eof
+        pieces.append(decoder.decode(raw, final=False))
+        if not whole:
+            break
+        data = member.unused_data
+    try:
+        pieces.append(decoder.decode(b"", final=True))
+    except UnicodeDecodeError:
+        if whole:
+            raise
+    # as reading in text mode does: universal newlines
+    return "".join(pieces).replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _read_hands(path: Path, players: int) -> list[_Hand]:
@@ -293,7 +331,7 @@ def recover(folder: Path) -> tuple[RingResult, int]:
 
 
 #: What must be the same in the matches :func:`pool` joins (all of the config but the deals).
-_POOLED_SAME = ("agents", "stack", "small_blind", "big_blind", "rules", "duplicate")
+POOLED_SAME = ("agents", "stack", "small_blind", "big_blind", "rules", "duplicate")
 
 
 def pool(folders: Sequence[Path]) -> RingResult:
@@ -330,7 +368,7 @@ def pool(folders: Sequence[Path]) -> RingResult:
     seen: dict[int, Path] = {}
     for folder, result, _ in results:
         have = result.config.to_json()
-        differ = [k for k in _POOLED_SAME if have[k] != want[k]]
+        differ = [k for k in POOLED_SAME if have[k] != want[k]]
         if differ:
             shown = "; ".join(f"{k} {have[k]!r} where {first_folder} has {want[k]!r}"
                               for k in differ)
