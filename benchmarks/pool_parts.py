@@ -26,6 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from checkraise.arena.journal import POOLED_SAME
 from checkraise.arena.stats import Z95, Estimate, pool_estimates
 
 _KINDS = {"dealt": "mbb_per_hand", "allin": "mbb_per_hand_allin_adjusted",
@@ -34,11 +35,13 @@ _KINDS = {"dealt": "mbb_per_hand", "allin": "mbb_per_hand_allin_adjusted",
 
 def folder_part(folder: Path, kind: str, player: str | None) -> tuple[Estimate, dict[str, Any]]:
     """The figure ``kind`` of ``player`` (the first agent: ``None``) in ``folder``'s
-    results, and what the match was (agents, seed, deals)."""
+    results, and what the match was (its config, seed and deals)."""
     path = folder / "results.json"
     try:
         results = json.loads(path.read_text(encoding="utf-8"))
         rows = {p["name"]: p for p in results["players"]}
+        config = {key: results["config"][key] for key in POOLED_SAME}
+        seed = int(results["seed"])
     except OSError as exc:
         sys.exit(f"{path}: {exc.strerror}; expected the --out folder of a checkraise match")
     except (ValueError, KeyError, TypeError) as exc:
@@ -49,13 +52,17 @@ def folder_part(folder: Path, kind: str, player: str | None) -> tuple[Estimate, 
     row = rows[player] if player is not None else results["players"][0]
     try:
         figure = row[_KINDS[kind]]
+        n = int(figure["n"])
+        if figure["sd"] is None:
+            sys.exit(f"{path}: {row['name']}'s {kind} figure is over {n} deal(s), with no "
+                     "spread; expected a part of at least 2 deals")
         part = Estimate(float(figure["mean"]), float(figure["half_width"]),
-                        float(figure["sd"]), int(figure["n"]))
+                        float(figure["sd"]), n)
     except (KeyError, TypeError, ValueError) as exc:
         sys.exit(f"{path}: no {kind} figure for {row.get('name')} ({exc!r}); expected the "
                  "results of checkraise match")
-    about = {"folder": str(folder), "agents": results["config"]["agents"],
-             "seed": results["seed"], "deals": part.n, "player": row["name"]}
+    about = {"folder": str(folder), "config": config, "agents": config["agents"],
+             "seed": seed, "deals": part.n, "player": row["name"]}
     return part, about
 
 
@@ -66,7 +73,7 @@ def figures_part(deals: str, mean: str, half_width: str) -> Estimate:
     except ValueError:
         sys.exit(f"--figures {deals} {mean} {half_width}: expected DEALS (a whole number) "
                  "MEAN HALF_WIDTH (mbb/hand)")
-    if n < 2 or not h > 0 or not math.isfinite(m):
+    if n < 2 or not 0 < h < math.inf or not math.isfinite(m):
         sys.exit(f"--figures {deals} {mean} {half_width}: expected at least 2 deals, a "
                  "finite mean and a half width above 0")
     sd = h * math.sqrt(n) / Z95
@@ -95,9 +102,15 @@ def main() -> None:
     seeds = [a["seed"] for a in about if "seed" in a]
     if len(set(seeds)) != len(seeds):
         sys.exit(f"seeds {seeds}: a seed repeats; expected each part on its own seed")
-    agents = {json.dumps(a["agents"]) for a in about if "agents" in a}
-    if len(agents) > 1:
-        sys.exit(f"agents {sorted(agents)}: expected the parts of one pairing")
+    folders = [a for a in about if "config" in a]
+    for a in folders[1:]:
+        first = folders[0]
+        differ = [f"{key} {a['config'][key]!r} where {first['folder']} has "
+                  f"{first['config'][key]!r}" for key in POOLED_SAME
+                  if a["config"][key] != first["config"][key]]
+        if differ:
+            sys.exit(f"{a['folder']}: {'; '.join(differ)}; expected the parts of one pairing "
+                     "(matches that differ only in seed and deals)")
     pooled = pool_estimates(parts)
     if args.json:
         print(json.dumps({"kind": args.kind, "parts": [

@@ -62,6 +62,11 @@ def test_a_part_known_by_its_figures_pools_as_its_deals_would(tmp_path: Path) ->
 def test_bad_parts_are_refused_with_the_value(tmp_path: Path) -> None:
     _match(tmp_path / "a", 21, 20)
     _match(tmp_path / "c", 23, 20, ("call", "random"))
+    small = CliRunner().invoke(app, ["match", "random", "call", "-n", "20", "--seed", "24",
+                                     "--blinds", "5/10", "--workers", "1", "--out",
+                                     str(tmp_path / "d")])
+    assert small.exit_code == 0, small.output
+    _match(tmp_path / "e", 25, 1)
     cases = [
         ((), "no parts"),
         (("--figures", "1", "5", "3"), "at least 2 deals"),
@@ -70,6 +75,10 @@ def test_bad_parts_are_refused_with_the_value(tmp_path: Path) -> None:
         ((str(tmp_path / "a"), str(tmp_path / "a")), "seeds [21, 21]"),
         ((str(tmp_path / "a"), str(tmp_path / "c")), "expected the parts of one pairing"),
         ((str(tmp_path / "a"), "--player", "fold"), "--player 'fold'"),
+        ((str(tmp_path / "a"), str(tmp_path / "d")),
+         "small_blind 5 where " + str(tmp_path / "a") + " has 50"),
+        (("--figures", "10", "5", "inf"), "--figures 10 5 inf: expected at least 2 deals"),
+        ((str(tmp_path / "e"),), "figure is over 1 deal(s), with no spread"),
     ]
     for args, message in cases:
         run = _run(*args)

@@ -11,6 +11,7 @@ import pytest
 
 from checkraise.arena.stats import (
     ActionCounts,
+    Estimate,
     chip_volatility,
     estimate,
     mbb_per_hand,
@@ -59,8 +60,11 @@ def test_pooled_estimates_are_the_estimate_of_all_the_samples() -> None:
 def test_pooling_refuses_nothing_and_parts_without_a_spread() -> None:
     with pytest.raises(ValueError, match="no estimates to pool"):
         pool_estimates([])
-    with pytest.raises(ValueError, match="of 1 samples with sd nan"):
+    with pytest.raises(ValueError, match=r"part 2, estimate 3\.0 of 1 samples with sd nan"):
         pool_estimates([estimate([1.0, 2.0]), estimate([3.0])])
+    with pytest.raises(ValueError, match=r"part 1, .* expected at least two samples, a finite "
+                                         "mean"):
+        pool_estimates([Estimate(math.nan, 1.0, 1.0, 5), estimate([1.0, 2.0])])
 
 
 def test_mbb_scales_chips_by_the_big_blind() -> None:

@@ -120,7 +120,7 @@ def pool_estimates(parts: Sequence[Estimate]) -> Estimate:
     samples themselves (up to rounding), for a result whose samples were not kept.
 
     Raises :class:`~checkraise.errors.ConfigError` for no parts or a part without a
-    finite sd (fewer than two samples).
+    finite mean and sd (a sd needs two samples).
 
     Examples
     --------
@@ -131,10 +131,11 @@ def pool_estimates(parts: Sequence[Estimate]) -> Estimate:
     """
     if not parts:
         raise ConfigError("no estimates to pool; expected one or more")
-    for part in parts:
-        if part.n < 2 or not math.isfinite(part.sd):
-            raise ConfigError(f"estimate {part} of {part.n} samples with sd {part.sd}: "
-                              "expected at least two samples and a finite sd")
+    for i, part in enumerate(parts, 1):
+        if part.n < 2 or not math.isfinite(part.sd) or not math.isfinite(part.mean):
+            raise ConfigError(f"part {i}, estimate {part} of {part.n} samples with sd "
+                              f"{part.sd}: expected at least two samples, a finite mean and "
+                              "a finite sd")
     n = sum(p.n for p in parts)
     mean = sum(p.n * p.mean for p in parts) / n
     squares = sum((p.n - 1) * p.sd**2 + p.n * (p.mean - mean) ** 2 for p in parts)
