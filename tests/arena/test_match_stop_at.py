@@ -4,14 +4,20 @@ the deals it finished in every seating, exactly the match of that many deals."""
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 
+from checkraise.agents import base
+from checkraise.agents.base import register_agent
+from checkraise.agents.baselines import CallAgent
 from checkraise.cli import match_cmd
 from checkraise.cli._options import OptionError
 from checkraise.cli.main import main
+from checkraise.engine import Action, Observation
 
 START = datetime(2026, 11, 29, 10, 0)
 
@@ -43,12 +49,44 @@ def test_parse_stop_at_reads_both_forms_and_refuses_the_rest() -> None:
         assert message in str(info.value), text
 
 
+def _journaled(out: Path) -> int:
+    """The hands the seating that is furthest behind has journaled in ``out``."""
+    counts = []
+    for r in (0, 1):
+        path = out / "logs" / f"rotation-{r}.jsonl"
+        counts.append(path.read_text().count("\n") if path.exists() else 0)
+    return min(counts)
+
+
+def _past_once(monkeypatch: pytest.MonkeyPatch, out: Path, hands: int) -> None:
+    """The clock reads 10:00 until every seating has journaled ``hands`` hands, then
+    11:00: the stop time (10:30) passes at a point fixed in hands, not in seconds."""
+    monkeypatch.setattr(match_cmd, "_now", lambda: datetime(2026, 11, 29, 11, 0)
+                        if _journaled(out) >= hands else START)
+
+
+class _Slow(CallAgent):
+    """Calls, a twentieth of a second a decision: a match whose hands take time."""
+
+    def act(self, observation: Observation) -> Action:
+        time.sleep(0.05)
+        return super().act(observation)
+
+
+@pytest.fixture
+def slow() -> Iterator[str]:
+    register_agent("test-slow", _Slow)  # the workers are forked: they have it too
+    try:
+        yield "test-slow"
+    finally:
+        base._FACTORIES.pop("test-slow", None)
+
+
 def test_a_match_stopped_at_its_time_is_the_match_of_the_deals_it_finished(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "m"
-    # read at the start (10:00), then past the stop time at every hand report
-    _clock(monkeypatch, START, datetime(2026, 11, 29, 11, 0))
+    _past_once(monkeypatch, out, 30)
     assert main(["match", "random", "call", "-n", "20000", "--seed", "7", "--workers", "2",
                  "--out", str(out), "--stop-at", "10:30", "--json"]) == 0
     printed = capsys.readouterr()
@@ -57,7 +95,7 @@ def test_a_match_stopped_at_its_time_is_the_match_of_the_deals_it_finished(
     deals = data["partial"]["deals"]
     assert data["partial"] == {"deals": deals, "planned": 20000,
                                "stopped_at": "2026-11-29T10:30"}
-    assert 30 <= deals < 20000  # the first report comes at 50 hands, the pace keeps 20
+    assert 30 <= deals < 20000
     assert json.loads((out / "results.json").read_text()) == data
     assert "stopped at its --stop-at time, 2026-11-29 10:30: the first" in (
         out / "report.md").read_text()
@@ -65,6 +103,20 @@ def test_a_match_stopped_at_its_time_is_the_match_of_the_deals_it_finished(
     assert main(["match", "random", "call", "-n", str(deals), "--seed", "7", "--workers",
                  "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["players"] == data["players"]
+
+
+def test_a_match_of_slow_hands_stops_within_a_few_hands_of_its_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    slow: str,
+) -> None:
+    out = tmp_path / "m"
+    _past_once(monkeypatch, out, 2)  # the time passes once both seatings have 2 hands
+    assert main(["match", slow, "call", "-n", "20000", "--seed", "7", "--workers", "2",
+                 "--out", str(out), "--stop-at", "10:30", "--json"]) == 0
+    deals = json.loads(capsys.readouterr().out)["partial"]["deals"]
+    # Each hand takes a tenth of a second or more; the stop comes at the next report
+    # (0.2 s), not when a seating has played a batch of hands (it was 50).
+    assert 2 <= deals < 30
 
 
 def test_a_match_that_finishes_before_its_time_is_not_cut(

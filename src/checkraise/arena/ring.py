@@ -260,13 +260,13 @@ def play_rotation(
                 for i in range(n):
                     actions[i].record_hand(decisions[i])
                 journal.write(h, payoffs[-1], allin_row, luck_row, decisions)
-                if progress is not None and (h + 1) % 50 == 0:
-                    progress(50)
+                # Every hand: a backend's reporter sends them on in batches (every 0.2 s),
+                # and a caller that stops on the clock (match --stop-at) hears of each.
+                if progress is not None:
+                    progress(1)
     except Exception as exc:  # the other rotations stop instead of waiting for it
         mark_failed(log_dir, rotation, exc)
         raise
-    if progress is not None and config.hands % 50:
-        progress(config.hands % 50)
     return RotationResult(rotation, payoffs, actions, adjusted, adjusted_hands, luck, luck_hands)
 
 

@@ -132,8 +132,9 @@ def match_command(
         help="Stop the match at TIME (HH:MM, its next occurrence, or YYYY-MM-DDTHH:MM; local "
         "time) if it has not finished, and write the results of the deals finished in "
         "every seating, as --recover would (needs --out and a worker per seating). The "
-        "time is checked each time a seating reports 50 more hands, so the match may run "
-        "a little past it; the deals finished by the stop all count.",
+        "time is checked as the seatings report their hands (every 0.2 s while hands "
+        "end), so the match runs past it by at most about a hand; the deals finished by "
+        "the stop all count.",
     ),
     pool: list[Path] = typer.Option(
         None, "--pool", show_default=False, metavar="DIR",
