@@ -41,7 +41,9 @@ def folder_part(folder: Path, kind: str, player: str | None) -> tuple[Estimate, 
         results = json.loads(path.read_text(encoding="utf-8"))
         rows = {p["name"]: p for p in results["players"]}
         config = {key: results["config"][key] for key in POOLED_SAME}
-        seed = int(results["seed"])
+        # a pooled match (checkraise match --pool --out) lists the seeds of its parts
+        seeds = ([int(results["seed"])] if results["seed"] is not None
+                 else [int(part["seed"]) for part in results["pooled"]])
     except OSError as exc:
         sys.exit(f"{path}: {exc.strerror}; expected the --out folder of a checkraise match")
     except (ValueError, KeyError, TypeError) as exc:
@@ -62,7 +64,7 @@ def folder_part(folder: Path, kind: str, player: str | None) -> tuple[Estimate, 
         sys.exit(f"{path}: no {kind} figure for {row.get('name')} ({exc!r}); expected the "
                  "results of checkraise match")
     about = {"folder": str(folder), "config": config, "agents": config["agents"],
-             "seed": seed, "deals": part.n, "player": row["name"]}
+             "seeds": seeds, "deals": part.n, "player": row["name"]}
     return part, about
 
 
@@ -75,7 +77,7 @@ def figures_part(deals: str, mean: str, half_width: str) -> Estimate:
                  "MEAN HALF_WIDTH (mbb/hand)")
     if n < 2 or not 0 < h < math.inf or not math.isfinite(m):
         sys.exit(f"--figures {deals} {mean} {half_width}: expected at least 2 deals, a "
-                 "finite mean and a half width above 0")
+                 "finite mean and a finite half width above 0")
     sd = h * math.sqrt(n) / Z95
     return Estimate(m, h, sd, n)
 
@@ -99,7 +101,7 @@ def main() -> None:
         part, info = folder_part(folder, args.kind, args.player)
         parts.append(part)
         about.append(info)
-    seeds = [a["seed"] for a in about if "seed" in a]
+    seeds = [seed for a in about for seed in a.get("seeds", [])]
     if len(set(seeds)) != len(seeds):
         sys.exit(f"seeds {seeds}: a seed repeats; expected each part on its own seed")
     folders = [a for a in about if "config" in a]
@@ -119,7 +121,7 @@ def main() -> None:
         return
     for a, p in zip(about, parts, strict=True):
         where = (f"figures {' '.join(a['figures'])}" if "figures" in a
-                 else f"{a['folder']} (seed {a['seed']}, {a['player']})")
+                 else f"{a['folder']} (seed {', '.join(map(str, a['seeds']))}, {a['player']})")
         print(f"{p.n:>7,} deals  {p.mean:+9.1f} ± {p.half_width:6.1f}  {where}")
     print(f"{pooled.n:>7,} deals  {pooled.mean:+9.1f} ± {pooled.half_width:6.1f}  pooled "
           f"({args.kind}; 95% [{pooled.low:+.1f}, {pooled.high:+.1f}] mbb/hand)")

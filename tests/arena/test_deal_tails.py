@@ -51,6 +51,8 @@ def test_bootstrap_interval_refuses_what_it_cannot_do() -> None:
         bootstrap_interval([])
     with pytest.raises(ConfigError, match="invalid resamples 50: expected 100 or more"):
         bootstrap_interval([1.0, 2.0], resamples=50)
+    with pytest.raises(ConfigError, match="invalid seed -1: expected 0 or more"):
+        bootstrap_interval([1.0, 2.0], seed=-1)
 
 
 def _largest_naive(x: list[float], k: int) -> tuple[float, float]:
@@ -116,6 +118,7 @@ def test_the_script_names_what_is_wrong(tmp_path: Path) -> None:
         ([str(ARCHIVE), "--top", "ten"], "--top 'ten': expected whole numbers"),
         ([str(ARCHIVE), "--top", "6000"], "invalid count 6000 of largest samples"),
         ([str(ARCHIVE), "--resamples", "10"], "invalid resamples 10"),
+        ([str(ARCHIVE), "--seed", "-1"], "invalid seed -1"),
         ([str(tmp_path / "none")], str(tmp_path / "none")),
     ]:
         done = _run(*args)

@@ -101,6 +101,13 @@ def test_an_archive_cut_short_recovers_like_a_journal_torn_at_the_same_place(
     want, _ = recover(torn)
     assert 0 < got.config.hands < 30 and planned == 30
     assert got.to_json() == want.to_json() and got.deal_luck == want.deal_luck
+    # a whole archive in two members, then zeros (a copy padded by a crash): as gzip reads it
+    text = (torn / "rotation-1.jsonl").read_bytes()
+    half = text.index(b"\n", len(text) // 2) + 1
+    (tmp_path / "rotation-1.jsonl.gz").write_bytes(
+        gzip.compress(text[:half]) + gzip.compress(text[half:]) + bytes(512))
+    assert read_log(tmp_path / "rotation-1.jsonl") == gzip.decompress(
+        (tmp_path / "rotation-1.jsonl.gz").read_bytes()).decode()
 
 
 def test_an_archive_that_is_not_gzip_or_a_missing_log_is_named(tmp_path: Path) -> None:

@@ -57,6 +57,23 @@ def test_a_part_known_by_its_figures_pools_as_its_deals_would(tmp_path: Path) ->
     assert got["mean"] == pytest.approx(want["mean"], abs=0.5 * 60 / 150 + 1e-9)
     assert got["half_width"] == pytest.approx(want["half_width"], rel=0.01)
     assert "pooled (luck" in _run("--figures", *given, str(tmp_path / "b")).stdout
+    # A pooled folder (match --pool --out) is a part too, with its parts' seeds.
+    _match(tmp_path / "c", 23, 50)
+    joined = CliRunner().invoke(app, ["match", "--pool", str(tmp_path / "b"), "--pool",
+                                      str(tmp_path / "c"), "--out", str(tmp_path / "bc")])
+    assert joined.exit_code == 0, joined.output
+    three = CliRunner().invoke(app, ["match", "--pool", str(tmp_path / "a"), "--pool",
+                                     str(tmp_path / "b"), "--pool", str(tmp_path / "c"),
+                                     "--json"])
+    want = json.loads(three.output)["players"][0]["mbb_per_hand_luck_adjusted"]
+    nested = _run(str(tmp_path / "a"), str(tmp_path / "bc"), "--json")
+    assert nested.returncode == 0, nested.stderr
+    got = json.loads(nested.stdout)["pooled"]
+    assert got["n"] == want["n"] == 200
+    assert got["mean"] == pytest.approx(want["mean"], rel=1e-9)
+    assert got["half_width"] == pytest.approx(want["half_width"], rel=1e-9)
+    again = _run(str(tmp_path / "bc"), str(tmp_path / "c"))
+    assert again.returncode != 0 and "seeds [22, 23, 23]: a seed repeats" in again.stderr
 
 
 def test_bad_parts_are_refused_with_the_value(tmp_path: Path) -> None:
@@ -77,7 +94,8 @@ def test_bad_parts_are_refused_with_the_value(tmp_path: Path) -> None:
         ((str(tmp_path / "a"), "--player", "fold"), "--player 'fold'"),
         ((str(tmp_path / "a"), str(tmp_path / "d")),
          "small_blind 5 where " + str(tmp_path / "a") + " has 50"),
-        (("--figures", "10", "5", "inf"), "--figures 10 5 inf: expected at least 2 deals"),
+        (("--figures", "10", "5", "inf"),
+         "--figures 10 5 inf: expected at least 2 deals, a finite mean and a finite half"),
         ((str(tmp_path / "e"),), "figure is over 1 deal(s), with no spread"),
     ]
     for args, message in cases:

@@ -245,7 +245,7 @@ def _gunzip_text(path: Path) -> str:
         pieces.append(decoder.decode(raw, final=False))
         if not whole:
             break
-        data = member.unused_data
+        data = member.unused_data.lstrip(b"\0")  # zeros after a member: padding, as gzip reads
     try:
         pieces.append(decoder.decode(b"", final=True))
     except UnicodeDecodeError:

@@ -167,6 +167,8 @@ def bootstrap_interval(samples: Sequence[float] | npt.NDArray[Any], resamples: i
     x = np.asarray(samples, dtype=np.float64)
     if x.size == 0:
         raise ConfigError("bootstrap of no samples: expected at least one value")
+    if seed < 0:
+        raise ConfigError(f"invalid seed {seed!r}: expected 0 or more")
     if resamples < 100:
         raise ConfigError(f"invalid resamples {resamples!r}: expected 100 or more (the "
                           "percentiles of fewer are too coarse)")
