@@ -217,13 +217,13 @@ def read_log(path: Path) -> str:
     Raises :class:`FileNotFoundError` (for ``path``) when neither is there, and
     :class:`JournalError` for an archive that is not gzip data.
     """
+    if path.exists():
+        return path.read_text(encoding="utf-8")
     archived = path.with_name(path.name + ".gz")
-    if not path.exists() and archived.exists():
+    if archived.exists():
         return _gunzip_text(archived)
-    if not path.exists():
-        raise FileNotFoundError(errno.ENOENT, f"no such file, nor its archive {archived.name}",
-                                str(path))
-    return path.read_text(encoding="utf-8")
+    raise FileNotFoundError(errno.ENOENT, f"no such file, nor its archive {archived.name}",
+                            str(path))
 
 
 def _gunzip_text(path: Path) -> str:
