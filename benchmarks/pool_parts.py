@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from checkraise.arena.journal import POOLED_SAME
+from checkraise.arena.journal import POOLED_SAME, config_differences
 from checkraise.arena.stats import Z95, Estimate, pool_estimates
 
 _KINDS = {"dealt": "mbb_per_hand", "allin": "mbb_per_hand_allin_adjusted",
@@ -107,11 +107,9 @@ def main() -> None:
     folders = [a for a in about if "config" in a]
     for a in folders[1:]:
         first = folders[0]
-        differ = [f"{key} {a['config'][key]!r} where {first['folder']} has "
-                  f"{first['config'][key]!r}" for key in POOLED_SAME
-                  if a["config"][key] != first["config"][key]]
-        if differ:
-            sys.exit(f"{a['folder']}: {'; '.join(differ)}; expected the parts of one pairing "
+        shown = config_differences(a["config"], first["config"], first["folder"])
+        if shown:
+            sys.exit(f"{a['folder']}: {shown}; expected the parts of one pairing "
                      "(matches that differ only in seed and deals)")
     pooled = pool_estimates(parts)
     if args.json:

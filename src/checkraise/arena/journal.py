@@ -54,6 +54,7 @@ __all__ = [
     "JournalError",
     "Pace",
     "RotationFailedError",
+    "config_differences",
     "mark_failed",
     "pool",
     "read_log",
@@ -334,6 +335,14 @@ def recover(folder: Path) -> tuple[RingResult, int]:
 POOLED_SAME = ("agents", "stack", "small_blind", "big_blind", "rules", "duplicate")
 
 
+def config_differences(have: dict[str, Any], want: dict[str, Any], where: object) -> str:
+    """What of :data:`POOLED_SAME` differs between two match configs (as JSON), ``""``
+    for nothing: ``"small_blind 5 where <where> has 50; ..."`` (``want`` is from
+    ``where``)."""
+    return "; ".join(f"{k} {have[k]!r} where {where} has {want[k]!r}"
+                     for k in POOLED_SAME if have[k] != want[k])
+
+
 def pool(folders: Sequence[Path]) -> RingResult:
     """The matches logged in ``folders`` as one match over all their deals.
 
@@ -368,10 +377,8 @@ def pool(folders: Sequence[Path]) -> RingResult:
     seen: dict[int, Path] = {}
     for folder, result, _ in results:
         have = result.config.to_json()
-        differ = [k for k in POOLED_SAME if have[k] != want[k]]
-        if differ:
-            shown = "; ".join(f"{k} {have[k]!r} where {first_folder} has {want[k]!r}"
-                              for k in differ)
+        shown = config_differences(have, want, first_folder)
+        if shown:
             raise JournalError(f"{folder}: {shown}; expected matches that differ only in "
                                "seed and deals")
         if result.seed in seen:
