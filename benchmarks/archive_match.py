@@ -27,11 +27,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from checkraise.arena.journal import MATCH_FILE, JournalError, recover
-
-#: The figures of results.json that the archive's journals must give again.
-CHECKED = ("config", "seed", "hands_played", "allin_adjusted_hands", "luck_adjusted_hands",
-           "players")
+from checkraise.arena.journal import MATCH_FILE, RECOVERED_SAME, JournalError, recover
 
 
 def _results(folder: Path) -> dict[str, Any]:
@@ -80,7 +76,7 @@ def write_archive(folder: Path, archive: Path) -> dict[str, Any]:
         except JournalError as exc:
             raise SystemExit(f"the archive of {folder} does not recover ({exc}); nothing "
                              "was written") from None
-        differ = [key for key in CHECKED if rebuilt.get(key) != results.get(key)]
+        differ = [key for key in RECOVERED_SAME if rebuilt.get(key) != results.get(key)]
         if differ:
             raise SystemExit(f"the archive of {folder} recovers to other figures than its "
                              f"results.json ({', '.join(differ)}); expected the same; "

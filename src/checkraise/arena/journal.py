@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MATCH_FILE",
     "POOLED_SAME",
+    "RECOVERED_SAME",
     "Journal",
     "JournalError",
     "Pace",
@@ -333,6 +334,12 @@ def recover(folder: Path) -> tuple[RingResult, int]:
 
 #: What must be the same in the matches :func:`pool` joins (all of the config but the deals).
 POOLED_SAME = ("agents", "stack", "small_blind", "big_blind", "rules", "duplicate")
+
+#: The figures of a match's ``results.json`` that :func:`recover` on its journals must
+#: give again (a match kept in ``docs/results`` is checked on them when it is archived
+#: and in CI).
+RECOVERED_SAME = ("config", "seed", "hands_played", "allin_adjusted_hands",
+                  "luck_adjusted_hands", "players")
 
 
 def config_differences(have: dict[str, Any], want: dict[str, Any], where: object) -> str:
