@@ -37,6 +37,7 @@ from typing import Any
 
 from paired_matches import table_of
 
+from checkraise.arena.journal import JournalError, read_log
 from checkraise.arena.outfolder import OutFolderError, match_logs
 from checkraise.equity import equity
 
@@ -72,11 +73,15 @@ def preflop_line(betting: str, big_blind: int) -> str:
 def hands_of(folder: Path, agent: str) -> Iterator[tuple[list[str], int]]:
     """Each ``STATE`` line of the match in ``folder`` split at ``:``, with ``agent``'s seat."""
     try:
-        logs = match_logs(folder, "log")
+        logs = match_logs(folder, "log", archived=True)
     except OutFolderError as exc:
         sys.exit(str(exc))
     for path in logs:
-        for text in path.read_text().splitlines():
+        try:
+            lines = read_log(path).splitlines()  # or its archive, rotation-<r>.log.gz
+        except JournalError as exc:  # an archive that is not gzip data
+            sys.exit(f"{exc}; expected the --out folder of a heads-up match")
+        for text in lines:
             if not text.startswith("STATE:"):
                 continue
             fields = text.split(":")

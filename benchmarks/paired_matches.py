@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from checkraise.arena.allin import allin_payoffs
+from checkraise.arena.journal import JournalError, read_log
 from checkraise.arena.luck import luck_payoffs
 from checkraise.arena.outfolder import OutFolderError, match_logs
 from checkraise.engine import RuleSet, TableConfig
@@ -103,15 +104,17 @@ def deal_chips(folder: Path, results: dict[str, Any] | None = None,
     for each of :data:`KINDS`, the big blind)`` (``results``: its ``results.json``, if
     already read)."""
     try:
-        logs = match_logs(folder, "log")
+        logs = match_logs(folder, "log", archived=True)
+        texts = [read_log(p) for p in logs]  # or their archives, rotation-<r>.log.gz
     except OutFolderError as exc:
         sys.exit(str(exc))
+    except JournalError as exc:  # an archive that is not gzip data
+        sys.exit(f"{exc}; expected the --out folder of a checkraise match")
     table, n = table_of(folder, results)
     # a recovered match's logs may go on past the deals every rotation finished
     rows = [
-        [line.split(":") for line in p.read_text().splitlines()
-         if line.startswith("STATE:")][:n]
-        for p in logs
+        [line.split(":") for line in text.splitlines() if line.startswith("STATE:")][:n]
+        for text in texts
     ]
     if any(len(r) != n for r in rows):
         sys.exit(f"{folder}: a rotation's log holds fewer than the {n} deals of results.json")

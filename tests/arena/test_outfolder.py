@@ -21,3 +21,19 @@ def test_match_logs_come_in_rotation_order_and_by_format(tmp_path: Path) -> None
     assert [p.name for p in match_logs(tmp_path, "txt")][-1] == "rotation-10.txt"
     with pytest.raises(OutFolderError, match=r"no logs/rotation-\*\.log; expected the --out"):
         match_logs(tmp_path / "elsewhere", "log")
+
+
+def test_archived_logs_count_only_when_asked_and_are_named_as_the_logs(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "rotation-1.log").write_text("")
+    (logs / "rotation-0.log.gz").write_bytes(b"")
+    (logs / "rotation-2.log.gzx").write_bytes(b"")  # neither a log nor its archive
+    assert [p.name for p in match_logs(tmp_path, "log")] == ["rotation-1.log"]
+    assert match_logs(tmp_path, "log", archived=True) == [logs / "rotation-0.log",
+                                                          logs / "rotation-1.log"]
+    (logs / "rotation-1.log").unlink()
+    with pytest.raises(OutFolderError, match=r"no logs/rotation-\*\.log; expected"):
+        match_logs(tmp_path, "log")
+    with pytest.raises(OutFolderError, match=r"no logs/rotation-\*\.txt \(nor \.gz\)"):
+        match_logs(tmp_path, "txt", archived=True)

@@ -29,17 +29,25 @@ def _outputs(out: Path, names: Iterable[str], logs: re.Pattern[str]) -> list[Pat
     return found
 
 
-def match_logs(out: Path, suffix: str) -> list[Path]:
+def match_logs(out: Path, suffix: str, *, archived: bool = False) -> list[Path]:
     """The hand logs ``logs/rotation-K.<suffix>`` (``log``: ACPC, ``txt``: PokerStars) of
     a ``checkraise match --out`` folder, in rotation order; :class:`OutFolderError` when
-    it holds none."""
-    pattern = re.compile(rf"rotation-(\d+)\.{re.escape(suffix)}")
-    found = [(int(m.group(1)), p) for p in (out / "logs").glob(f"rotation-*.{suffix}")
-             if (m := pattern.fullmatch(p.name))]
+    it holds none.
+
+    With ``archived``, a log kept gzipped as ``rotation-K.<suffix>.gz`` (an archived
+    match, ``docs/results/README.md``) counts too; it is named without ``.gz``, for
+    :func:`checkraise.arena.journal.read_log`, which reads either.
+    """
+    gz = r"(?:\.gz)?" if archived else ""
+    pattern = re.compile(rf"rotation-(\d+)\.{re.escape(suffix)}{gz}")
+    found = {int(m.group(1)): p.with_name(f"rotation-{m.group(1)}.{suffix}")
+             for p in (out / "logs").glob(f"rotation-*.{suffix}*")
+             if (m := pattern.fullmatch(p.name))}
     if not found:
-        raise OutFolderError(f"{out}: no logs/rotation-*.{suffix}; expected the --out of "
-                             "'checkraise match'")
-    return [p for _, p in sorted(found)]
+        raise OutFolderError(f"{out}: no logs/rotation-*.{suffix}"
+                             + (" (nor .gz)" if archived else "")
+                             + "; expected the --out of 'checkraise match'")
+    return [found[k] for k in sorted(found)]
 
 
 def remove_outputs(out: Path, names: Iterable[str], logs: re.Pattern[str]) -> None:
