@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from pool_parts import figures_part, folder_part
 
@@ -34,14 +35,45 @@ from checkraise.arena.stats import Estimate, pool_estimates
 DEFAULT = Path(__file__).resolve().parents[1] / "docs" / "results" / "issue16" / "pairings.toml"
 
 
-def _fail(where: str, message: str) -> None:
+def _fail(where: str, message: str) -> NoReturn:
     sys.exit(f"{where}: {message}")
 
 
+#: A continuation is the seed plus 100, 200, ... (docs/preregistered/issue16_pairings.md);
+#: nine of them at most, so that one pairing's seeds never reach another's.
+CONTINUATIONS = 9
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) \
+        and math.isfinite(value)
+
+
+def _check_part(where: str, j: int, part: object) -> None:
+    """One part of a pairing: ``{archive = "FOLDER"}`` or its figures, with a source."""
+    expected = ('expected {archive = "FOLDER"} or {deals = N, mean = M, half_width = H, '
+                'source = "..."}')
+    if not isinstance(part, dict) or (("archive" in part) == ("deals" in part)):
+        _fail(where, f"part {j} = {part!r}; {expected}")
+    if "archive" in part:
+        if not isinstance(part["archive"], str) or set(part) != {"archive"}:
+            _fail(where, f"part {j} = {part!r}; {expected}")
+        return
+    if set(part) != {"deals", "mean", "half_width", "source"}:
+        _fail(where, f"part {j} = {part!r}; expected deals, mean, half_width and source")
+    deals, mean, half = part["deals"], part["mean"], part["half_width"]
+    if not (isinstance(deals, int) and not isinstance(deals, bool) and deals >= 2
+            and _number(mean) and _number(half) and half > 0
+            and isinstance(part["source"], str)):
+        _fail(where, f"part {j} = {part!r}; expected at least 2 deals, a finite mean and "
+              "half width above 0 (mbb/hand) and a source (text)")
+
+
 def load(path: Path) -> list[dict[str, Any]]:
-    """The pairings of ``path``, checked: each has ``resolve``, ``opponent``, ``seeds``,
-    ``planned`` and ``parts`` (a part is ``archive`` or ``deals``/``mean``/``half_width``
-    with ``source``)."""
+    """The pairings of ``path``, checked: each has ``resolve``, ``opponent``, ``seeds``
+    (whole numbers), ``planned`` (deals, above 0), ``parts`` (a part is ``archive`` or
+    ``deals``/``mean``/``half_width`` with ``source``) and may have a ``goal`` (mbb/hand)
+    and a ``note``."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -49,7 +81,8 @@ def load(path: Path) -> list[dict[str, Any]]:
     except tomllib.TOMLDecodeError as exc:
         sys.exit(f"{path}: {exc}; expected TOML")
     pairings = data.get("pairing")
-    if not isinstance(pairings, list) or not pairings:
+    if not isinstance(pairings, list) or not pairings \
+            or not all(isinstance(p, dict) for p in pairings):
         sys.exit(f"{path}: no [[pairing]] tables; expected one per pairing")
     for i, p in enumerate(pairings, 1):
         where = f"{path}, pairing {i}"
@@ -57,21 +90,23 @@ def load(path: Path) -> list[dict[str, Any]]:
                           ("planned", int), ("parts", list)):
             if not isinstance(p.get(key), kind):
                 _fail(where, f"{key} = {p.get(key)!r}; expected a {kind.__name__}")
+        if not p["seeds"] or not all(isinstance(x, int) and not isinstance(x, bool)
+                                     for x in p["seeds"]):
+            _fail(where, f"seeds = {p['seeds']!r}; expected whole numbers")
+        if p["planned"] < 1:
+            _fail(where, f"planned = {p['planned']!r}; expected deals, 1 or more")
+        if "goal" in p and not _number(p["goal"]):
+            _fail(where, f"goal = {p['goal']!r}; expected a number (mbb/hand)")
         for j, part in enumerate(p["parts"], 1):
-            if not isinstance(part, dict) or (("archive" in part) == ("deals" in part)):
-                _fail(where, f"part {j} = {part!r}; expected {{archive = \"FOLDER\"}} or "
-                      "{deals = N, mean = M, half_width = H, source = \"...\"}")
-            if "deals" in part and not {"mean", "half_width", "source"} <= part.keys():
-                _fail(where, f"part {j} = {part!r}; expected deals, mean, half_width and "
-                      "source")
+            _check_part(where, j, part)
     return pairings
 
 
 def _archive_seeds_fit(seeds: list[int], archive_seeds: list[int]) -> bool:
     """Whether each of an archive's seeds is one of the pairing's seeds or a continuation
-    of one (the seed plus 100, 200, ...)."""
-    return all(any(s >= base and (s - base) % 100 == 0 for base in seeds)
-               for s in archive_seeds)
+    of one (the seed plus 100, 200, ... up to :data:`CONTINUATIONS` times 100)."""
+    return all(any(0 <= s - base <= 100 * CONTINUATIONS and (s - base) % 100 == 0
+                   for base in seeds) for s in archive_seeds)
 
 
 def pooled(pairing: dict[str, Any], root: Path) -> dict[str, Any]:
@@ -81,13 +116,20 @@ def pooled(pairing: dict[str, Any], root: Path) -> dict[str, Any]:
     parts: list[Estimate] = []
     sources: list[str] = []
     config: tuple[dict[str, Any], str] | None = None
+    seen: list[int] = []
     for part in pairing["parts"]:
         if "archive" in part:
             folder = root / part["archive"]
             estimate, about = folder_part(folder, "luck", None)
             if not _archive_seeds_fit(pairing["seeds"], about["seeds"]):
                 _fail(where, f"{folder} was played on seed(s) {about['seeds']}; expected "
-                      f"{pairing['seeds']} or their continuations (plus 100, 200, ...)")
+                      f"{pairing['seeds']} or their continuations (plus 100, 200, ... "
+                      f"{100 * CONTINUATIONS})")
+            repeated = sorted(set(about["seeds"]) & set(seen))
+            if repeated:
+                _fail(where, f"{folder}: seed(s) {repeated} already in a part before it; "
+                      "expected each part on its own seed")
+            seen.extend(about["seeds"])
             if config is None:
                 config = (about["config"], str(folder))
             else:
@@ -156,8 +198,9 @@ def chart(rows: list[dict[str, Any]], path: Path) -> None:
                     color="tab:blue" if complete else "tab:gray",
                     markerfacecolor="tab:blue" if complete else "white")
         if row["goal"] is not None:
-            ax.plot([row["goal"]] * 2, [y - 0.35, y + 0.35], color="tab:red", lw=2)
-    ax.axvline(0, color="black", lw=0.8)
+            ax.plot([row["goal"]] * 2, [y - 0.35, y + 0.35], color="tab:red", lw=3,
+                    zorder=3)
+    ax.axvline(0, color="black", lw=0.8, zorder=1)
     ax.set_ylim(-0.6, len(shown) - 0.4)
     labels = [f"{_label(r)}  ({r['deals']:,}"
               + ("" if r["deals"] == r["planned"] else f" of {r['planned']:,}") + ")"

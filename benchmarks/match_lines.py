@@ -80,7 +80,7 @@ def hands_of(folder: Path, agent: str) -> Iterator[tuple[list[str], int]]:
         try:
             lines = read_log(path).splitlines()  # or its archive, rotation-<r>.log.gz
         except JournalError as exc:  # an archive that is not gzip data
-            sys.exit(f"{exc}; expected the --out folder of a heads-up match")
+            sys.exit(str(exc))
         for text in lines:
             if not text.startswith("STATE:"):
                 continue

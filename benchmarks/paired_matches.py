@@ -109,7 +109,7 @@ def deal_chips(folder: Path, results: dict[str, Any] | None = None,
     except OutFolderError as exc:
         sys.exit(str(exc))
     except JournalError as exc:  # an archive that is not gzip data
-        sys.exit(f"{exc}; expected the --out folder of a checkraise match")
+        sys.exit(str(exc))
     table, n = table_of(folder, results)
     # a recovered match's logs may go on past the deals every rotation finished
     rows = [

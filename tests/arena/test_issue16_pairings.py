@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from checkraise.arena.journal import pool
 from checkraise.cli.main import app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,6 +101,14 @@ def test_bad_lists_are_refused_with_the_value(tmp_path: Path) -> None:
         'parts = [{deals = 10, mean = 1}]\nseeds = [1]': "expected deals, mean, half_width",
         'parts = [{archive = "m", deals = 10}]\nseeds = [1]': "expected {archive",
         'parts = []\nseeds = "1"': "seeds = '1'; expected a list",
+        'parts = []\nseeds = ["a"]': "seeds = ['a']; expected whole numbers",
+        'parts = []\nseeds = [1]\ngoal = "x"': "goal = 'x'; expected a number",
+        'parts = [{archive = 5}]\nseeds = [1]': "part 1 = {'archive': 5}; expected {archive",
+        'parts = [{deals = 10.5, mean = 1, half_width = 2, source = "x"}]\nseeds = [1]':
+            "expected at least 2 deals, a finite mean",
+        'parts = [{archive = "m"}, {archive = "m"}]\nseeds = [700]':
+            "seed(s) [700] already in a part before it",
+        'parts = [{archive = "m"}]\nseeds = [-300]': "expected [-300] or their continuations",
     }
     for body, message in cases.items():
         listing = _write(tmp_path / "p.toml", f"""
@@ -111,14 +120,27 @@ planned = 10000
 """)
         done = _run(listing)
         assert done.returncode != 0 and message in done.stderr, (body, done.stderr)
+    listing = _write(tmp_path / "p.toml", "[[pairing]]\nresolve = 'r'\nopponent = 'o'\n"
+                     "planned = -5\nseeds = [1]\nparts = []\n")
+    assert "planned = -5; expected deals, 1 or more" in _run(listing).stderr
     assert "expected TOML" in _run(_write(tmp_path / "bad.toml", "[[pairing]\n")).stderr
     assert "expected a .png" in _run(tmp_path / "p.toml", "--chart", "x.svg").stderr
 
 
-def test_the_kept_list_loads_with_its_archives() -> None:
+def test_the_kept_list_loads_and_pools_its_archives_as_their_deals() -> None:
     done = subprocess.run([sys.executable, str(SCRIPT), "--json"], capture_output=True,
                           text=True, check=False)
     assert done.returncode == 0, done.stderr
-    rows = json.loads(done.stdout)["pairings"]
+    rows = {(r["resolve"], r["opponent"]): r for r in json.loads(done.stdout)["pairings"]}
     assert len(rows) == 10  # the nine pre-registered and the one before them
-    assert all(r["deals"] <= r["planned"] == 10000 for r in rows)
+    assert all(r["deals"] <= r["planned"] == 10000 for r in rows.values())
+    # the issue's two goals as the README states them: met on 431009, missed against fold
+    assert rows["safe, draws=hand", "blueprint (small), draws=hand"]["verdict"] == "met"
+    assert rows["safe", "fold"]["verdict"] == "missed"
+    # a pairing whose parts are all archived: as journal.pool gives it, deal by deal
+    row = rows["unsafe", "fold"]
+    kept = ROOT / "docs" / "results" / "issue16"
+    want = pool([kept / name / "logs" for name in row["parts"]]).mbb(0, luck=True)
+    assert row["deals"] == 10000
+    assert row["luck_adjusted"]["mean"] == pytest.approx(want.mean, rel=1e-9)
+    assert row["luck_adjusted"]["half_width"] == pytest.approx(want.half_width, rel=1e-9)

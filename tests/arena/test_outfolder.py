@@ -37,3 +37,9 @@ def test_archived_logs_count_only_when_asked_and_are_named_as_the_logs(tmp_path:
         match_logs(tmp_path, "log")
     with pytest.raises(OutFolderError, match=r"no logs/rotation-\*\.txt \(nor \.gz\)"):
         match_logs(tmp_path, "txt", archived=True)
+    (logs / "rotation-0.log").write_text("")  # a log and its archive: one rotation
+    assert match_logs(tmp_path, "log", archived=True) == [logs / "rotation-0.log"]
+    (logs / "rotation-00.log").write_text("")  # another name for rotation 0
+    with pytest.raises(OutFolderError, match=r"rotation-0.log and logs/rotation-00.log are "
+                                             r"both rotation 0's; expected one log"):
+        match_logs(tmp_path, "log")

@@ -40,9 +40,15 @@ def match_logs(out: Path, suffix: str, *, archived: bool = False) -> list[Path]:
     """
     gz = r"(?:\.gz)?" if archived else ""
     pattern = re.compile(rf"rotation-(\d+)\.{re.escape(suffix)}{gz}")
-    found = {int(m.group(1)): p.with_name(f"rotation-{m.group(1)}.{suffix}")
-             for p in (out / "logs").glob(f"rotation-*.{suffix}*")
-             if (m := pattern.fullmatch(p.name))}
+    found: dict[int, Path] = {}
+    for path in sorted((out / "logs").glob(f"rotation-*.{suffix}*")):
+        if not (m := pattern.fullmatch(path.name)):
+            continue
+        log = path.with_name(f"rotation-{m.group(1)}.{suffix}")
+        other = found.setdefault(int(m.group(1)), log)
+        if other != log:
+            raise OutFolderError(f"{out}: logs/{other.name} and logs/{log.name} are both "
+                                 f"rotation {int(m.group(1))}'s; expected one log a rotation")
     if not found:
         raise OutFolderError(f"{out}: no logs/rotation-*.{suffix}"
                              + (" (nor .gz)" if archived else "")
