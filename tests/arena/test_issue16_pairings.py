@@ -132,7 +132,7 @@ def test_the_kept_list_loads_and_pools_its_archives_as_their_deals() -> None:
                           text=True, check=False)
     assert done.returncode == 0, done.stderr
     rows = {(r["resolve"], r["opponent"]): r for r in json.loads(done.stdout)["pairings"]}
-    assert len(rows) == 10  # the nine pre-registered and the one before them
+    assert len(rows) == 11  # the ten pre-registered and the one before them
     assert all(r["deals"] <= r["planned"] == 10000 for r in rows.values())
     # the two goals as the README states them: met on 431009, missed against fold
     assert rows["safe, draws=hand", "blueprint (small), draws=hand"]["verdict"] == "met"
