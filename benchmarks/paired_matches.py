@@ -106,9 +106,7 @@ def deal_chips(folder: Path, results: dict[str, Any] | None = None,
     try:
         logs = match_logs(folder, "log", archived=True)
         texts = [read_log(p) for p in logs]  # or their archives, rotation-<r>.log.gz
-    except OutFolderError as exc:
-        sys.exit(str(exc))
-    except JournalError as exc:  # an archive that is not gzip data
+    except (OutFolderError, JournalError) as exc:  # no logs; an archive not gzip data
         sys.exit(str(exc))
     table, n = table_of(folder, results)
     # a recovered match's logs may go on past the deals every rotation finished
