@@ -14,7 +14,10 @@ budget is 5 s per decision on 2 cores; the distribution is printed (median, 90th
 percentile, max) with the iterations and the exploitability reached (% of pot).
 
 Run: ``.venv/bin/python benchmarks/bench_resolve.py [--decisions 20] [--seconds 5]
-[--values default] [--turn-values FILE] [--json]``.
+[--values default] [--turn-values FILE] [--iterations N] [--json]``. With ``--iterations``
+and ``--seconds`` above what they take, every re-solve does the same work whatever else
+runs on the machine; the CPU time of this process is printed beside the wall time, and
+two versions of the code compare by running the script with each on ``PYTHONPATH``.
 """
 
 from __future__ import annotations
@@ -75,9 +78,11 @@ def first_decisions(street: int, count: int, seed: int,
 
 
 def time_mode(label: str, options: dict[str, Any] | None, spots: list[Any], seconds: float,
-              values: str, turn_values: str = "turn") -> dict[str, Any]:
-    """Seconds, iterations and exploitability of one decision per spot."""
-    times, iters, expl = [], [], []
+              values: str, turn_values: str = "turn", iterations: int | None = None,
+              ) -> dict[str, Any]:
+    """Seconds (wall and this process's CPU), iterations and exploitability of one
+    decision per spot; with ``iterations``, every re-solve runs exactly that many."""
+    times, cpu, iters, expl = [], [], [], []
     for deal, obs, hole in spots:
         if options is None:
             bot: Any = BlueprintAgent(seed=deal)
@@ -86,11 +91,14 @@ def time_mode(label: str, options: dict[str, Any] | None, spots: list[Any], seco
                 {"values": values} if options.get("leaf", "network") == "network" else {})
             if options.get("flop") == "network":
                 extra["turn_values"] = turn_values
+            if iterations is not None:
+                extra["iterations"] = iterations
             bot = ResolveAgent(**options, **extra, seconds=seconds, seed=deal)
         bot.begin_hand(obs.seat, CONFIG, hole, deal)
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         bot.act(obs)
         times.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
         if options is not None:
             iters.append(bot.decisions[-1]["iterations"])
             expl.append(bot.decisions[-1]["exploitability"])
@@ -98,7 +106,8 @@ def time_mode(label: str, options: dict[str, Any] | None, spots: list[Any], seco
     row: dict[str, Any] = {"mode": label, "street": _STREETS[spots[0][1].round],
                            "decisions": len(times),
                            "median_s": float(np.median(t)), "p90_s": float(np.quantile(t, 0.9)),
-                           "max_s": float(t.max()), "mean_s": float(t.mean())}
+                           "max_s": float(t.max()), "mean_s": float(t.mean()),
+                           "mean_cpu_s": float(np.mean(cpu))}
     if iters:
         row["median_iterations"] = float(np.median(iters))
         row["median_exploitability_pct"] = float(np.median(expl))
@@ -114,8 +123,14 @@ def main() -> None:
     parser.add_argument("--turn-values", default="turn", help="turn network of depth/flop")
     parser.add_argument("--modes", default=",".join(dict.fromkeys(m for m, _, _ in MODES)),
                         help="comma-separated modes to time")
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="run every re-solve exactly this many iterations (as the "
+                             "pairings do, with a budget they never reach) instead of "
+                             "stopping on accuracy or time")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
+    if args.iterations is not None and args.iterations < 1:
+        parser.error(f"--iterations {args.iterations}: expected a positive count")
     wanted = set(args.modes.split(","))
     streets = {street for label, street, _ in MODES if label in wanted}
     spots = {street: first_decisions(street, args.decisions, args.seed) for street in streets}
@@ -125,9 +140,9 @@ def main() -> None:
             continue
         # the first decision compiles kernels and loads files: not timed
         time_mode(label, options, spots[street][:1], args.seconds, args.values,
-                  args.turn_values)
+                  args.turn_values, args.iterations)
         rows.append(time_mode(label, options, spots[street], args.seconds, args.values,
-                              args.turn_values))
+                              args.turn_values, args.iterations))
     if args.json:
         print(json.dumps(rows, indent=2))
         return
@@ -141,7 +156,7 @@ def main() -> None:
                  if row["street"] in base else "")
         print(f"{row['mode']:<14} {row['decisions']} {row['street']} decisions: median "
               f"{row['median_s']:.4f} s, p90 {row['p90_s']:.4f} s, max {row['max_s']:.4f} s,"
-              f"{times}{extra}")
+              f" CPU mean {row['mean_cpu_s']:.4f} s,{times}{extra}")
     print(f"budget (issue 16): <= {args.seconds:g} s per decision on 2 cores")
 
 

@@ -30,7 +30,7 @@ from checkraise.nn.river_values import (
     train_river,
     zero_sum_correct,
 )
-from checkraise.nn.values import TrainSettings
+from checkraise.nn.values import TrainSettings, run_layers
 from checkraise.solvers.spot.solver import Leaf
 
 BOARD = tuple(parse_cards("As Kd 7h 7c 2s"))
@@ -254,6 +254,63 @@ def test_leaf_network_inputs_are_each_cards_features_of_the_leaf_ranges() -> Non
                                                 np.stack(reaches[i])[None], stub.buckets)
             np.testing.assert_allclose(x[i * k + j], want_x[0], rtol=1e-12, atol=1e-15)
             np.testing.assert_allclose(w[i * k + j], want_w[0], rtol=1e-12, atol=1e-15)
+
+
+def _slow_masses(values: RiverLeafValues, reach: np.ndarray) -> list[np.ndarray]:
+    """:meth:`BucketLeafValues.masses` by plain loops, adding each sum's terms in the
+    order of the hands and grouping each compatible weight as the kernel's docstring
+    writes it, so that the fast kernel must agree to the last bit (a depth pairing's
+    re-solves are replayed exactly across versions of the code)."""
+    n, k = reach.shape[0], values.cards.size
+    out = [np.zeros((n, k, values.num)) for _ in range(4)]
+    for i in range(n):
+        for p in range(2):
+            r, o = reach[i, p], reach[i, 1 - p]
+            total, sums = 0.0, [0.0] * 52
+            for h in range(NUM_COMBOS):
+                total += o[h]
+                sums[COMBO_CARDS[h, 0]] += o[h]
+                sums[COMBO_CARDS[h, 1]] += o[h]
+            for j, c in enumerate(values.cards.tolist()):
+                for h in range(NUM_COMBOS):
+                    b = values.buckets[j, h]
+                    if b < 0 or r[h] == 0.0:
+                        continue
+                    a, d = COMBO_CARDS[h].tolist()
+                    m = total - sums[a] - sums[d] + o[h]
+                    m = m - (sums[c] - o[combo_index(a, c)] - o[combo_index(d, c)])
+                    out[p][i, j, b] += r[h]
+                    out[2 + p][i, j, b] += r[h] * m
+    return out
+
+
+def test_leaf_masses_equal_plain_loops_to_the_last_bit() -> None:
+    turn = tuple(parse_cards("Jh 8s 4d 2c"))
+    live = ~np.isin(COMBO_CARDS, turn).any(axis=1)
+    rng = np.random.default_rng(17)
+    reach = rng.random((2, 2, NUM_COMBOS)) * (rng.random((2, 2, NUM_COMBOS)) < 0.4) * live
+    reach[1, 0] = 0.0  # a leaf one player's strategy never reaches
+    stub: Any = _Stub(5)
+    values = RiverLeafValues(stub, turn)
+    for got, want in zip(values.masses(reach), _slow_masses(values, reach), strict=True):
+        assert np.array_equal(got, want)
+
+
+def test_run_layers_is_the_prelu_network_to_the_last_bit() -> None:
+    # the in-place layers against the textbook formula, zeros and negatives included
+    rng = np.random.default_rng(19)
+    layers = [(rng.normal(size=(7, 5)), rng.normal(size=7), rng.normal(size=7)),
+              (rng.normal(size=(3, 7)), rng.normal(size=3), None)]
+    x = rng.normal(size=(40, 5))
+    x[:5] = 0.0
+    want = x
+    for w, b, slope in layers:
+        want = want @ w.T + b
+        if slope is not None:
+            want = np.where(want > 0.0, want, slope * want)
+    before = x.copy()
+    assert np.array_equal(run_layers(layers, x), want)
+    assert np.array_equal(x, before)  # the input is left as it was
 
 
 @pytest.fixture(scope="module")

@@ -31,15 +31,6 @@ def _card_sums(reach: np.ndarray, card_a: np.ndarray, card_b: np.ndarray,
 
 
 @njit
-def _mass(total: float, sums: np.ndarray, r: np.ndarray, pair: np.ndarray, h: int, a: int,
-          b: int, c: int) -> float:
-    """The weight of ``r`` compatible with hand ``h = (a, b)`` and card ``c``."""
-    m: float = total - sums[a] - sums[b] + r[h]
-    m -= sums[c] - r[pair[a, c]] - r[pair[b, c]]
-    return m
-
-
-@njit
 def bucket_reach(reach: np.ndarray, buckets: np.ndarray, num: int, out: np.ndarray) -> None:
     """``out[leaf, j, b]``: the weight of ``reach[leaf]`` in bucket ``b`` on card ``j``
     (combos the card or board clashes with count nowhere)."""
@@ -54,26 +45,55 @@ def bucket_reach(reach: np.ndarray, buckets: np.ndarray, num: int, out: np.ndarr
 
 
 @njit
-def bucket_weights(reach: np.ndarray, other: np.ndarray, buckets: np.ndarray, cards: np.ndarray,
-                   card_a: np.ndarray, card_b: np.ndarray, pair: np.ndarray, num: int,
-                   out: np.ndarray) -> None:
-    """``out[leaf, j, b]``: the sum over bucket ``b``'s hands ``h`` on card ``cards[j]``
-    of ``reach[leaf, h]`` times the weight of ``other[leaf]`` compatible with ``h`` and
-    the card (range weight times compatible opponent weight: how much each hand
-    counts)."""
-    sums = np.zeros(52)
-    for i in range(out.shape[0]):
-        r = other[i]
-        total = _card_sums(r, card_a, card_b, sums)
+def leaf_masses(reach: np.ndarray, buckets: np.ndarray, cards: np.ndarray, card_a: np.ndarray,
+                card_b: np.ndarray, pair: np.ndarray, mass0: np.ndarray, mass1: np.ndarray,
+                weight0: np.ndarray, weight1: np.ndarray) -> None:
+    """Both players' bucket sums of the leaves' reaches ``(n, 2, 1326)`` in one pass over
+    each (leaf, card) row, each ``(n, cards, B)``: ``mass{p}[leaf, j, b]``, the weight
+    of player ``p``'s reach in bucket ``b`` on card ``cards[j]`` (as :func:`bucket_reach`),
+    and ``weight{p}[leaf, j, b]``, the sum over those hands ``h`` of ``p``'s weight times
+    the opponent's weight compatible with ``h`` and the card (how much each hand counts).
+
+    The part of the compatible weight that does not depend on the card is computed once
+    per leaf and hand; every sum adds its terms in the order of the hands, as one
+    kernel per array would.
+    """
+    hands = buckets.shape[1]
+    num = mass0.shape[2]
+    sums = np.zeros((2, 52))
+    totals = np.zeros(2)
+    base = np.zeros((2, hands))
+    for i in range(reach.shape[0]):
+        for o in range(2):
+            totals[o] = _card_sums(reach[i, o], card_a, card_b, sums[o])
+        for p in range(2):
+            o = 1 - p
+            for h in range(hands):
+                base[p, h] = (totals[o] - sums[o, card_a[h]] - sums[o, card_b[h]]
+                              + reach[i, o, h])
         for j in range(buckets.shape[0]):
             c = cards[j]
             for b in range(num):
-                out[i, j, b] = 0.0
-            for h in range(buckets.shape[1]):
+                mass0[i, j, b] = 0.0
+                mass1[i, j, b] = 0.0
+                weight0[i, j, b] = 0.0
+                weight1[i, j, b] = 0.0
+            for h in range(hands):
                 b = buckets[j, h]
-                if b >= 0 and reach[i, h] != 0.0:
-                    m = _mass(total, sums, r, pair, h, card_a[h], card_b[h], c)
-                    out[i, j, b] += reach[i, h] * m
+                r0 = reach[i, 0, h]
+                r1 = reach[i, 1, h]
+                if b < 0 or (r0 == 0.0 and r1 == 0.0):
+                    continue
+                pa = pair[card_a[h], c]
+                pb = pair[card_b[h], c]
+                if r0 != 0.0:
+                    mass0[i, j, b] += r0
+                    weight0[i, j, b] += r0 * (base[0, h] - (sums[1, c] - reach[i, 1, pa]
+                                                            - reach[i, 1, pb]))
+                if r1 != 0.0:
+                    mass1[i, j, b] += r1
+                    weight1[i, j, b] += r1 * (base[1, h] - (sums[0, c] - reach[i, 0, pa]
+                                                            - reach[i, 0, pb]))
 
 
 @njit
@@ -91,12 +111,14 @@ def aggregate(shares: np.ndarray, other: np.ndarray, buckets_t: np.ndarray, card
         for h in range(out.shape[1]):
             a = card_a[h]
             b = card_b[h]
+            base = total - sums[a] - sums[b] + r[h]  # the part the card does not change
             top = 0.0
             bottom = 0.0
             for j in range(buckets_t.shape[1]):
                 k = buckets_t[h, j]
                 if k >= 0:
-                    m = _mass(total, sums, r, pair, h, a, b, cards[j])
+                    c = cards[j]
+                    m = base - (sums[c] - r[pair[a, c]] - r[pair[b, c]])
                     top += shares[i, j, k] * m
                     bottom += m
             out[i, h] = pots[i] * top / bottom if bottom > 0.0 else 0.0

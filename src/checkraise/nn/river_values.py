@@ -456,15 +456,16 @@ class BucketLeafValues:
                      self.cards, _CARD_A, _CARD_B, _PAIR, pots, out)
         return out
 
-    def bucket_weights(self, reach: FloatArray, other: FloatArray) -> FloatArray:
-        """``(n, cards, B)``: per bucket on each card, the sum of each hand's weight in
-        ``reach`` ``(n, 1326)`` times the weight of ``other`` compatible with it and the
-        card."""
+    def masses(self, reach: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+        """Per bucket on each card, each ``(n, cards, B)``, from both reaches ``(n, 2,
+        1326)``: player 0's weight, player 1's, and the sum of each of player 0's (then
+        1's) hands' weight times the opponent's weight compatible with it and the card."""
         from checkraise.nn import _leaf_kernels as LK
 
-        out = np.empty((reach.shape[0], self.cards.size, self.num))
-        LK.bucket_weights(np.ascontiguousarray(reach), np.ascontiguousarray(other),
-                          self.buckets, self.cards, _CARD_A, _CARD_B, _PAIR, self.num, out)
+        shape = (reach.shape[0], self.cards.size, self.num)
+        out = (np.empty(shape), np.empty(shape), np.empty(shape), np.empty(shape))
+        LK.leaf_masses(np.ascontiguousarray(reach), self.buckets, self.cards, _CARD_A, _CARD_B,
+                       _PAIR, *out)
         return out
 
     def reach_per_bucket(self, reach: FloatArray) -> FloatArray:
@@ -495,15 +496,15 @@ class RiverLeafValues(BucketLeafValues):
     def bucket_shares(self, leaves: Sequence[Leaf], trav: int, reach: FloatArray,
                       ) -> FloatArray:
         n, k, num = len(leaves), self.cards.size, self.num
-        x = np.zeros((n, k, 2 * num + 2))
-        w = np.zeros((n, k, 2 * num))
+        x = np.empty((n, k, 2 * num + 2))  # every column is written below
+        w = np.empty((n, k, 2 * num))
+        masses = self.masses(reach)
         for p in range(2):
-            mass = self.reach_per_bucket(reach[:, p])
-            x[:, :, p * num:(p + 1) * num] = mass / np.maximum(
-                mass.sum(axis=2, keepdims=True), 1e-300)
-            rm = self.bucket_weights(reach[:, p], reach[:, 1 - p])
-            w[:, :, p * num:(p + 1) * num] = rm / np.maximum(rm.sum(axis=2, keepdims=True),
-                                                             1e-300)
+            mass, rm = masses[p], masses[2 + p]
+            np.divide(mass, np.maximum(mass.sum(axis=2, keepdims=True), 1e-300),
+                      out=x[:, :, p * num:(p + 1) * num])
+            np.divide(rm, np.maximum(rm.sum(axis=2, keepdims=True), 1e-300),
+                      out=w[:, :, p * num:(p + 1) * num])
         # Within the data's stacks: an all-in leaf is as good as the smallest stack behind,
         # a deeper one than the data's deepest plays like it (the network never saw more).
         spr = np.clip([leaf.stack / leaf.pot for leaf in leaves], *SPR_RANGE)

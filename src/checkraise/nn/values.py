@@ -352,9 +352,10 @@ def run_layers(layers: Layers, x: FloatArray) -> FloatArray:
     """The raw outputs of :func:`read_layers`' layers on inputs ``x`` (numpy)."""
     h = np.asarray(x, dtype=np.float64)
     for w, b, slope in layers:
-        h = h @ w.T + b
+        h = h @ w.T
+        h += b  # in place: the same sums without another array per layer
         if slope is not None:
-            h = np.where(h > 0.0, h, slope * h)
+            np.multiply(h, slope, out=h, where=h <= 0.0)  # PReLU: slope * h where h <= 0
     return h
 
 
