@@ -45,55 +45,53 @@ def bucket_reach(reach: np.ndarray, buckets: np.ndarray, num: int, out: np.ndarr
 
 
 @njit
-def leaf_masses(reach: np.ndarray, buckets: np.ndarray, cards: np.ndarray, card_a: np.ndarray,
-                card_b: np.ndarray, pair: np.ndarray, mass0: np.ndarray, mass1: np.ndarray,
-                weight0: np.ndarray, weight1: np.ndarray) -> None:
-    """Both players' bucket sums of the leaves' reaches ``(n, 2, 1326)`` in one pass over
-    each (leaf, card) row, each ``(n, cards, B)``: ``mass{p}[leaf, j, b]``, the weight
-    of player ``p``'s reach in bucket ``b`` on card ``cards[j]`` (as :func:`bucket_reach`),
-    and ``weight{p}[leaf, j, b]``, the sum over those hands ``h`` of ``p``'s weight times
-    the opponent's weight compatible with ``h`` and the card (how much each hand counts).
+def leaf_masses(reach: np.ndarray, buckets_t: np.ndarray, cards: np.ndarray,
+                card_a: np.ndarray, card_b: np.ndarray, pair: np.ndarray, mass0: np.ndarray,
+                mass1: np.ndarray, weight0: np.ndarray, weight1: np.ndarray) -> None:
+    """Both players' bucket sums of the leaves' reaches ``(n, 2, 1326)`` in one pass, each
+    ``(n, cards, B)``: ``mass{p}[leaf, j, b]``, the weight of player ``p``'s reach in
+    bucket ``b`` on card ``cards[j]`` (as :func:`bucket_reach`), and
+    ``weight{p}[leaf, j, b]``, the sum over those hands ``h`` of ``p``'s weight times the
+    opponent's weight compatible with ``h`` and the card (how much each hand counts);
+    ``buckets_t`` is ``(1326, cards)``, each hand's bucket on each card.
 
-    The part of the compatible weight that does not depend on the card is computed once
-    per leaf and hand; every sum adds its terms in the order of the hands, as one
-    kernel per array would.
+    Hand by hand, then card by card: a hand's weights and the part of its compatible
+    weights that does not depend on the card are read once. Every sum still adds its
+    terms in the order of the hands, as a pass per card would.
     """
-    hands = buckets.shape[1]
-    num = mass0.shape[2]
     sums = np.zeros((2, 52))
     totals = np.zeros(2)
-    base = np.zeros((2, hands))
     for i in range(reach.shape[0]):
         for o in range(2):
             totals[o] = _card_sums(reach[i, o], card_a, card_b, sums[o])
-        for p in range(2):
-            o = 1 - p
-            for h in range(hands):
-                base[p, h] = (totals[o] - sums[o, card_a[h]] - sums[o, card_b[h]]
-                              + reach[i, o, h])
-        for j in range(buckets.shape[0]):
-            c = cards[j]
-            for b in range(num):
-                mass0[i, j, b] = 0.0
-                mass1[i, j, b] = 0.0
-                weight0[i, j, b] = 0.0
-                weight1[i, j, b] = 0.0
-            for h in range(hands):
-                b = buckets[j, h]
-                r0 = reach[i, 0, h]
-                r1 = reach[i, 1, h]
-                if b < 0 or (r0 == 0.0 and r1 == 0.0):
+        mass0[i] = 0.0
+        mass1[i] = 0.0
+        weight0[i] = 0.0
+        weight1[i] = 0.0
+        for h in range(buckets_t.shape[0]):
+            r0 = reach[i, 0, h]
+            r1 = reach[i, 1, h]
+            if r0 == 0.0 and r1 == 0.0:
+                continue
+            a = card_a[h]
+            d = card_b[h]
+            base0 = totals[1] - sums[1, a] - sums[1, d] + r1
+            base1 = totals[0] - sums[0, a] - sums[0, d] + r0
+            for j in range(buckets_t.shape[1]):
+                b = buckets_t[h, j]
+                if b < 0:
                     continue
-                pa = pair[card_a[h], c]
-                pb = pair[card_b[h], c]
+                c = cards[j]
+                pa = pair[a, c]
+                pd = pair[d, c]
                 if r0 != 0.0:
                     mass0[i, j, b] += r0
-                    weight0[i, j, b] += r0 * (base[0, h] - (sums[1, c] - reach[i, 1, pa]
-                                                            - reach[i, 1, pb]))
+                    weight0[i, j, b] += r0 * (base0 - (sums[1, c] - reach[i, 1, pa]
+                                                       - reach[i, 1, pd]))
                 if r1 != 0.0:
                     mass1[i, j, b] += r1
-                    weight1[i, j, b] += r1 * (base[1, h] - (sums[0, c] - reach[i, 0, pa]
-                                                            - reach[i, 0, pb]))
+                    weight1[i, j, b] += r1 * (base1 - (sums[0, c] - reach[i, 0, pa]
+                                                       - reach[i, 0, pd]))
 
 
 @njit

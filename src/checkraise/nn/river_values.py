@@ -464,8 +464,8 @@ class BucketLeafValues:
 
         shape = (reach.shape[0], self.cards.size, self.num)
         out = (np.empty(shape), np.empty(shape), np.empty(shape), np.empty(shape))
-        LK.leaf_masses(np.ascontiguousarray(reach), self.buckets, self.cards, _CARD_A, _CARD_B,
-                       _PAIR, *out)
+        LK.leaf_masses(np.ascontiguousarray(reach), self._buckets_t, self.cards, _CARD_A,
+                       _CARD_B, _PAIR, *out)
         return out
 
     def reach_per_bucket(self, reach: FloatArray) -> FloatArray:
