@@ -71,19 +71,24 @@ def preflop_line(betting: str, big_blind: int) -> str:
 
 
 def hands_of(folder: Path, agent: str) -> Iterator[tuple[list[str], int]]:
-    """Each ``STATE`` line of the match in ``folder`` split at ``:``, with ``agent``'s seat."""
+    """Each ``STATE`` line of the match in ``folder`` split at ``:``, with ``agent``'s seat:
+    in each rotation's log the deals ``results.json`` counts (a match stopped or
+    recovered counts those every rotation finished; a log may go on past them)."""
     try:
         logs = match_logs(folder, "log", archived=True)
     except OutFolderError as exc:
         sys.exit(str(exc))
+    _, deals = table_of(folder)
     for path in logs:
         try:
             lines = read_log(path).splitlines()  # or its archive, rotation-<r>.log.gz
         except JournalError as exc:  # an archive that is not gzip data
             sys.exit(str(exc))
-        for text in lines:
-            if not text.startswith("STATE:"):
-                continue
+        states = [text for text in lines if text.startswith("STATE:")]
+        if len(states) < deals:
+            sys.exit(f"{path}: {len(states)} hands; expected at least the {deals} deals "
+                     "of results.json")
+        for text in states[:deals]:
             fields = text.split(":")
             players = fields[5].split("|")
             if agent not in players:

@@ -47,3 +47,27 @@ def test_match_lines_and_paired_matches_read_an_archive_as_its_folder(tmp_path: 
     (a_kept / "logs" / "rotation-0.log.gz").write_bytes(b"not gzip data")
     bad = _run("match_lines.py", str(a_kept), "--agent", "random")
     assert bad.returncode != 0 and "rotation-0.log.gz" in bad.stderr
+
+
+def test_match_lines_counts_only_the_deals_results_json_counts(tmp_path: Path) -> None:
+    # a match stopped with --stop-at (or recovered) counts the deals every rotation
+    # finished; a rotation's log may go on past them, and those hands do not count
+    folder, _ = _match_and_archive(tmp_path, "a", ("random", "call"), 43)
+    results = json.loads((folder / "results.json").read_text())
+    results["config"]["hands"] = 20
+    (folder / "results.json").write_text(json.dumps(results))
+    chips = 0.0
+    for r in range(2):
+        text = (folder / "logs" / f"rotation-{r}.log").read_text()
+        for line in [t for t in text.splitlines() if t.startswith("STATE:")][:20]:
+            fields = line.split(":")
+            chips += float(fields[4].split("|")[fields[5].split("|").index("random")])
+    done = _run("match_lines.py", str(folder), "--agent", "random", "--json")
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    assert got["hands"] == 40
+    assert abs(got["mbb_per_hand"] - 1000 * chips / 100 / 40) < 1e-6
+    results["config"]["hands"] = 31  # more deals than the logs hold
+    (folder / "results.json").write_text(json.dumps(results))
+    short = _run("match_lines.py", str(folder), "--agent", "random")
+    assert short.returncode != 0 and "31 deals" in short.stderr
