@@ -18,6 +18,9 @@ Run: ``.venv/bin/python benchmarks/bench_resolve.py [--decisions 20] [--seconds 
 and ``--seconds`` above what they take, every re-solve does the same work whatever else
 runs on the machine; the CPU time of this process is printed beside the wall time, and
 two versions of the code compare by running the script with each on ``PYTHONPATH``.
+Each ``resolve`` row also prints the sha256 of its re-solves' regrets and cumulative
+strategies: with ``--iterations``, the same digest from two versions means they solved
+every spot alike to the bit.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ for _name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "1")
 
 import argparse  # noqa: E402
+import hashlib  # noqa: E402
 import json  # noqa: E402
 import time  # noqa: E402
 from typing import Any  # noqa: E402
@@ -81,8 +85,11 @@ def time_mode(label: str, options: dict[str, Any] | None, spots: list[Any], seco
               values: str, turn_values: str = "turn", iterations: int | None = None,
               ) -> dict[str, Any]:
     """Seconds (wall and this process's CPU), iterations and exploitability of one
-    decision per spot; with ``iterations``, every re-solve runs exactly that many."""
+    decision per spot; with ``iterations``, every re-solve runs exactly that many. For
+    ``resolve``, ``digest``: the sha256 of every re-solve's regrets and cumulative
+    strategies, in order (two versions of the code that solve alike to the bit agree)."""
     times, cpu, iters, expl = [], [], [], []
+    digest = hashlib.sha256()
     for deal, obs, hole in spots:
         if options is None:
             bot: Any = BlueprintAgent(seed=deal)
@@ -100,6 +107,9 @@ def time_mode(label: str, options: dict[str, Any] | None, spots: list[Any], seco
         times.append(time.perf_counter() - started)
         cpu.append(time.process_time() - started_cpu)
         if options is not None:
+            solver = bot.subgame(obs).solver
+            for array in (*solver.regret, *solver.cum):
+                digest.update(np.ascontiguousarray(array).tobytes())
             iters.append(bot.decisions[-1]["iterations"])
             expl.append(bot.decisions[-1]["exploitability"])
     t = np.array(times)
@@ -111,6 +121,7 @@ def time_mode(label: str, options: dict[str, Any] | None, spots: list[Any], seco
     if iters:
         row["median_iterations"] = float(np.median(iters))
         row["median_exploitability_pct"] = float(np.median(expl))
+        row["digest"] = digest.hexdigest()
     return row
 
 
@@ -151,7 +162,8 @@ def main() -> None:
         extra = ""
         if "median_iterations" in row:
             extra = (f"  iterations {row['median_iterations']:.0f}, exploitability "
-                     f"{row['median_exploitability_pct']:.2f}% of the pot (medians)")
+                     f"{row['median_exploitability_pct']:.2f}% of the pot (medians), "
+                     f"solves' sha256 {row['digest'][:16]}")
         times = (f" mean {row['mean_s'] / base[row['street']]:,.0f}x the blueprint's"
                  if row["street"] in base else "")
         print(f"{row['mode']:<14} {row['decisions']} {row['street']} decisions: median "
