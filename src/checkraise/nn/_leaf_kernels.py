@@ -31,6 +31,21 @@ def _card_sums(reach: np.ndarray, card_a: np.ndarray, card_b: np.ndarray,
 
 
 @njit
+def _base(total: float, sums: np.ndarray, r: np.ndarray, h: int, a: int, b: int) -> float:
+    """The part of the weight of ``r`` compatible with hand ``h = (a, b)`` that no card
+    changes: ``T - s[a] - s[b] + r(h)``."""
+    m: float = total - sums[a] - sums[b] + r[h]
+    return m
+
+
+@njit
+def _on_card(sums: np.ndarray, r: np.ndarray, pair: np.ndarray, a: int, b: int, c: int) -> float:
+    """What card ``c`` takes off it: ``s[c] - r(a, c) - r(b, c)``."""
+    m: float = sums[c] - r[pair[a, c]] - r[pair[b, c]]
+    return m
+
+
+@njit
 def bucket_reach(reach: np.ndarray, buckets: np.ndarray, num: int, out: np.ndarray) -> None:
     """``out[leaf, j, b]``: the weight of ``reach[leaf]`` in bucket ``b`` on card ``j``
     (combos the card or board clashes with count nowhere)."""
@@ -75,23 +90,21 @@ def leaf_masses(reach: np.ndarray, buckets_t: np.ndarray, cards: np.ndarray,
                 continue
             a = card_a[h]
             d = card_b[h]
-            base0 = totals[1] - sums[1, a] - sums[1, d] + r1
-            base1 = totals[0] - sums[0, a] - sums[0, d] + r0
+            base0 = _base(totals[1], sums[1], reach[i, 1], h, a, d)
+            base1 = _base(totals[0], sums[0], reach[i, 0], h, a, d)
             for j in range(buckets_t.shape[1]):
                 b = buckets_t[h, j]
                 if b < 0:
                     continue
                 c = cards[j]
-                pa = pair[a, c]
-                pd = pair[d, c]
                 if r0 != 0.0:
                     mass0[i, j, b] += r0
-                    weight0[i, j, b] += r0 * (base0 - (sums[1, c] - reach[i, 1, pa]
-                                                       - reach[i, 1, pd]))
+                    weight0[i, j, b] += r0 * (base0 - _on_card(sums[1], reach[i, 1], pair,
+                                                               a, d, c))
                 if r1 != 0.0:
                     mass1[i, j, b] += r1
-                    weight1[i, j, b] += r1 * (base1 - (sums[0, c] - reach[i, 0, pa]
-                                                       - reach[i, 0, pd]))
+                    weight1[i, j, b] += r1 * (base1 - _on_card(sums[0], reach[i, 0], pair,
+                                                               a, d, c))
 
 
 @njit
@@ -109,14 +122,13 @@ def aggregate(shares: np.ndarray, other: np.ndarray, buckets_t: np.ndarray, card
         for h in range(out.shape[1]):
             a = card_a[h]
             b = card_b[h]
-            base = total - sums[a] - sums[b] + r[h]  # the part the card does not change
+            base = _base(total, sums, r, h, a, b)
             top = 0.0
             bottom = 0.0
             for j in range(buckets_t.shape[1]):
                 k = buckets_t[h, j]
                 if k >= 0:
-                    c = cards[j]
-                    m = base - (sums[c] - r[pair[a, c]] - r[pair[b, c]])
+                    m = base - _on_card(sums, r, pair, a, b, cards[j])
                     top += shares[i, j, k] * m
                     bottom += m
             out[i, h] = pots[i] * top / bottom if bottom > 0.0 else 0.0
