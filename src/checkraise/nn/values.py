@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from checkraise._numba import njit
 from checkraise.errors import ConfigError
 from checkraise.nn.io import ModelFileError, load_model, require_torch, save_model
 from checkraise.nn.values_data import INPUT_SIZE, NUM_CARDS, OUTPUT_SIZE
@@ -348,14 +349,26 @@ def read_layers(path: str | Path, arch: Any, arrays: dict[str, Any], hidden: int
     return layers
 
 
+@njit
+def _bias_prelu(h: np.ndarray, bias: np.ndarray, slope: np.ndarray, prelu: bool) -> None:
+    """``h += bias``, then with ``prelu`` PReLU in place: ``slope * h`` where ``h <= 0``.
+    One pass over ``h`` instead of numpy's three (a sum, a mask and a masked product);
+    the same two operations per number, so the same bits."""
+    rows, cols = h.shape
+    for i in range(rows):
+        for j in range(cols):
+            v = h[i, j] + bias[j]
+            if prelu and v <= 0.0:
+                v = v * slope[j]
+            h[i, j] = v
+
+
 def run_layers(layers: Layers, x: FloatArray) -> FloatArray:
     """The raw outputs of :func:`read_layers`' layers on inputs ``x`` (numpy)."""
     h = np.asarray(x, dtype=np.float64)
     for w, b, slope in layers:
-        h = h @ w.T
-        h += b  # in place: the same sums without another array per layer
-        if slope is not None:
-            np.multiply(h, slope, out=h, where=h <= 0.0)  # PReLU: slope * h where h <= 0
+        h = np.ascontiguousarray(h @ w.T)
+        _bias_prelu(h, b, b if slope is None else slope, slope is not None)
     return h
 
 
