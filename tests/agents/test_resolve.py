@@ -7,6 +7,7 @@ with no gadget, for the safety bound; the engine's legality checks for every act
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -197,6 +198,45 @@ def test_iterations_count_the_warm_start() -> None:
         sub = Subgame.solve(obs, ranges, me, mode, bot.readers, warm=20, accuracy=1e-12,
                             max_iterations=cap, max_seconds=float("inf"))
         assert sub.solver.iteration == expected, (mode, cap)
+
+
+def test_compiling_the_kernels_does_not_count_against_a_re_solve_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first re-solve of its kind in a process compiles numba kernels (or loads
+    them from the disk cache; up to a minute when the cache is cold). A fake clock makes
+    the first solver step of the process take 1,000 s: the bot still runs its
+    ``iterations`` under a 60-second budget, because an untimed one-iteration twin paid
+    for that step, and later re-solves of the kind have no twin."""
+    import types
+
+    import checkraise.agents.resolve as resolve_module
+    from checkraise.solvers.spot import SpotSolver
+    from checkraise.solvers.spot import solver as solver_module
+
+    found = _river_observation(1)
+    assert found is not None
+    obs, hole = found
+    offset = [0.0]
+    clock = types.SimpleNamespace(perf_counter=lambda: time.perf_counter() + offset[0])
+    monkeypatch.setattr(solver_module, "time", clock)
+    steps: list[int] = []
+    iterate = SpotSolver.iterate
+
+    def slow_first(self: SpotSolver, iterations: int = 1) -> None:
+        if not steps:
+            offset[0] += 1000.0  # the first step of the process "compiles"
+        steps.append(iterations)
+        iterate(self, iterations)
+
+    monkeypatch.setattr(SpotSolver, "iterate", slow_first)
+    monkeypatch.setattr(resolve_module, "_COMPILED", set())
+    for seed in (1, 2):
+        bot = ResolveAgent(mode="unsafe", iterations=40, seconds=60, accuracy=1e-12,
+                           seed=seed)
+        bot.begin_hand(obs.seat, CONFIG, hole, seed)
+        bot.act(obs)
+        assert bot.decisions[-1]["iterations"] == 40
+    assert steps == [1] + [10] * 8  # the twin's one iteration, then 4 steps per bot
 
 
 def test_maxmargin_raises_the_smallest_margin_above_the_cfr_d_gadget() -> None:
