@@ -84,12 +84,12 @@ FLOP = ("blueprint", "network")
 
 _RESOLVE_DRAW = 0x7273  # the tag of a re-solved decision's draw (``draws=hand``)
 
-#: The kinds of re-solve (street, mode, leaves, leaf choices) this process has run once
+#: The kinds of re-solve (street, mode, leaves) this process has run once
 #: untimed: the first use of a numba kernel in a process compiles it or loads it from the
 #: disk cache, up to a minute with a cold cache, and inside a timed re-solve that time
 #: would count against its budget (a turn re-solve with ``iterations=100,seconds=60``
 #: stopped after 10 iterations on a fresh copy of the code).
-_COMPILED: set[tuple[int, str, str, bool]] = set()
+_COMPILED: set[tuple[int, str, str]] = set()
 
 
 class ResolveAgent(BaseAgent):
@@ -274,29 +274,24 @@ class ResolveAgent(BaseAgent):
         if sub is not None and sub.start.board == observation.board and sub.fits(labels):
             return sub, labels, False
         street = observation.round
-        leaves, choices = self._leaves(observation) if street < 3 else (None, None)
         mode = "unsafe" if self.mode == "depth" else self.mode
-        ranges = self.ranges(observation)
-        kind = (street, mode, type(leaves).__name__, choices is None)
+
+        def solve(warm: int, seconds: float, iterations: int) -> Subgame:
+            leaves, choices = self._leaves(observation) if street < 3 else (None, None)
+            return Subgame.solve(
+                observation, self.ranges(observation), self._seat, mode,
+                self.readers, bound=self.bound, gadget=self.gadget, warm=warm,
+                accuracy=self.accuracy, max_seconds=seconds, max_iterations=iterations,
+                leaf_values=leaves, leaf_choices=choices,
+            )
+
+        kind = (street, self.mode, self.leaf)
         if kind not in _COMPILED:
             # the same kind of re-solve once, one iteration a phase and no budget, so
             # that the timed one below does not pay for compiling the kernels
-            twin, twin_choices = self._leaves(observation) if street < 3 else (None, None)
-            Subgame.solve(
-                observation, (np.array(ranges[0]), np.array(ranges[1])), self._seat, mode,
-                self.readers,
-                bound=self.bound, gadget=self.gadget, warm=min(self.warm, 1),
-                accuracy=self.accuracy, max_seconds=float("inf"), max_iterations=1,
-                leaf_values=twin, leaf_choices=twin_choices,
-            )
+            solve(min(self.warm, 1), float("inf"), 1)
             _COMPILED.add(kind)
-        self._subgame = Subgame.solve(
-            observation, ranges, self._seat, mode,
-            self.readers, bound=self.bound, gadget=self.gadget, warm=self.warm,
-            accuracy=self.accuracy,
-            max_seconds=self.seconds, max_iterations=self.iterations, leaf_values=leaves,
-            leaf_choices=choices,
-        )
+        self._subgame = solve(self.warm, self.seconds, self.iterations)
         self._solved[street] = self._subgame
         return self._subgame, labels, True
 
