@@ -29,20 +29,21 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from checkraise.arena.journal import MATCH_FILE, POOLED_SAME, config_differences, read_log
+from checkraise.arena.journal import (
+    POOLED_SAME,
+    JournalError,
+    config_differences,
+    read_log,
+    read_match_file,
+)
+from checkraise.arena.ring import RingConfig
 
 
-def _match_file(folder: Path) -> dict[str, Any]:
-    path = folder / "logs" / MATCH_FILE
+def _match_file(folder: Path) -> tuple[RingConfig, int]:
     try:
-        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise SystemExit(f"{path}: {exc.strerror}; expected the logs of a checkraise "
-                         "match played with --out (or its archive)") from None
-    except ValueError as exc:
-        raise SystemExit(f"{path}: {exc}; expected the match.json of checkraise "
-                         "match") from None
-    return data
+        return read_match_file(folder / "logs")
+    except JournalError as exc:
+        raise SystemExit(f"{exc} (or its archive)") from None
 
 
 def play(kept: Path, deals: int, out: Path) -> None:
@@ -52,17 +53,15 @@ def play(kept: Path, deals: int, out: Path) -> None:
         raise SystemExit(f"--deals {deals}: expected at least 1")
     if out.exists():
         raise SystemExit(f"{out} exists; expected a new folder for the replay")
-    match = _match_file(kept)
-    config = match["config"]
-    if deals > config["hands"]:
-        raise SystemExit(f"--deals {deals}: {kept} was planned with {config['hands']:,} "
+    config, seed = _match_file(kept)
+    if deals > config.hands:
+        raise SystemExit(f"--deals {deals}: {kept} was planned with {config.hands:,} "
                          "deals; expected at most that many")
-    command = [sys.executable, "-m", "checkraise.cli.main", "match", *config["agents"],
-               "-n", str(deals), "--seed", str(match["seed"]),
-               "--stack", str(config["stack"]),
-               "--blinds", f"{config['small_blind']}/{config['big_blind']}",
-               "--rules", config["rules"],
-               "--duplicate" if config["duplicate"] else "--no-duplicate",
+    command = [sys.executable, "-m", "checkraise.cli.main", "match", *config.agents,
+               "-n", str(deals), "--seed", str(seed), "--stack", str(config.stack),
+               "--blinds", f"{config.small_blind}/{config.big_blind}",
+               "--rules", str(config.rules),
+               "--duplicate" if config.duplicate else "--no-duplicate",
                "--workers", "1", "--out", str(out)]
     done = subprocess.run(command, check=False)
     if done.returncode != 0:
@@ -93,17 +92,16 @@ def _states(lines: list[str]) -> list[str]:
 
 def compare(kept: Path, replayed: Path) -> dict[str, Any]:
     """Each seating of ``replayed`` deal by deal against the same deals of ``kept``."""
-    want, have = _match_file(kept), _match_file(replayed)
-    differ = config_differences(have["config"], want["config"], kept)
-    if have["seed"] != want["seed"]:
-        differ = "; ".join(filter(None, [differ, f"seed {have['seed']} where {kept} has "
-                                                 f"{want['seed']}"]))
+    (want, seed), (have, replay_seed) = _match_file(kept), _match_file(replayed)
+    differ = config_differences(have.to_json(), want.to_json(), kept)
+    if replay_seed != seed:
+        differ = "; ".join(filter(None, [differ, f"seed {replay_seed} where {kept} has "
+                                                 f"{seed}"]))
     if differ:
         raise SystemExit(f"{replayed} is not a replay of {kept}: {differ}; expected the "
                          f"same {', '.join(POOLED_SAME)} and seed")
-    seatings = len(have["config"]["agents"]) if have["config"]["duplicate"] else 1
     rotations = []
-    for r in range(seatings):
+    for r in range(have.num_rotations):
         new_journal = _lines(replayed, f"rotation-{r}.jsonl")
         new_states = _states(_lines(replayed, f"rotation-{r}.log"))
         deals = len(new_journal)
@@ -125,7 +123,7 @@ def compare(kept: Path, replayed: Path) -> dict[str, Any]:
                           "state_same": sum(same_state), "first_difference": first,
                           **({} if first is None else {"kept_state": old_states[first],
                                                        "replayed_state": new_states[first]})})
-    return {"kept": str(kept), "replayed": str(replayed), "seed": want["seed"],
+    return {"kept": str(kept), "replayed": str(replayed), "seed": seed,
             "same": all(r["first_difference"] is None for r in rotations),
             "seatings": rotations}
 

@@ -59,6 +59,7 @@ __all__ = [
     "mark_failed",
     "pool",
     "read_log",
+    "read_match_file",
     "recover",
     "write_match_file",
 ]
@@ -300,13 +301,13 @@ def _rotation(hands: list[_Hand], rotation: int, players: int) -> RotationResult
     return result
 
 
-def recover(folder: Path) -> tuple[RingResult, int]:
-    """The result of the deals every rotation of the match logged in ``folder``
-    finished, and how many deals the match was to play.
+def read_match_file(folder: Path) -> tuple[RingConfig, int]:
+    """What the match logged in ``folder`` plays (as it planned it) and its seed, from
+    ``folder/match.json``.
 
-    Raises :class:`JournalError` when ``folder`` holds no match or no finished deal.
+    Raises :class:`JournalError` when there is none or it is not what a match writes.
     """
-    from checkraise.arena.ring import RingConfig, combine_rotations
+    from checkraise.arena.ring import RingConfig
 
     try:
         data = json.loads((folder / MATCH_FILE).read_text(encoding="utf-8"))
@@ -314,13 +315,24 @@ def recover(folder: Path) -> tuple[RingResult, int]:
         config = RingConfig(tuple(cfg["agents"]), int(cfg["hands"]), int(cfg["stack"]),
                             int(cfg["small_blind"]), int(cfg["big_blind"]),
                             RuleSet(cfg["rules"]), bool(cfg["duplicate"]))
-        seed = int(data["seed"])
+        return config, int(data["seed"])
     except FileNotFoundError:
         raise JournalError(f"no {MATCH_FILE} in {folder}: expected the log folder of a "
                            "match played with --out") from None
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise JournalError(f"{folder / MATCH_FILE}: {exc!r}; expected what checkraise "
                            "match writes there") from None
+
+
+def recover(folder: Path) -> tuple[RingResult, int]:
+    """The result of the deals every rotation of the match logged in ``folder``
+    finished, and how many deals the match was to play.
+
+    Raises :class:`JournalError` when ``folder`` holds no match or no finished deal.
+    """
+    from checkraise.arena.ring import combine_rotations
+
+    config, seed = read_match_file(folder)
     n = len(config.agents)
     hands = {r: _read_hands(_journal_path(folder, r), n)
              for r in range(config.num_rotations)}
