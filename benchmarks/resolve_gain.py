@@ -318,7 +318,17 @@ def main() -> None:
         default = OPPONENT_VARIANTS
     variants = (args.variants or ",".join(default)).split(",")
     if args.pool:
-        pooled = [row for path in args.pool for row in read_rows(path.read_text()).values()]
+        try:
+            pooled = [row for path in args.pool for row in read_rows(path.read_text()).values()]
+        except OSError as exc:
+            parser.error(f"--pool {exc.filename}: {exc.strerror}; expected a run's file")
+        reached = [r for r in pooled if _reached(r)]
+        missing = [v for v in variants if not any(_has(r, v) for r in reached)]
+        if missing:  # else they would show as gaining nothing over the deals not reached
+            held = sorted({k.rsplit("@", 1)[0] for r in reached for k in r
+                           if "@" in k and not k.startswith("pot@")})
+            parser.error(f"--variants {','.join(missing)}: no deal in the files that reached "
+                         f"the {args.street} holds it; they hold {', '.join(held) or 'none'}")
         print("\n".join(summary(pooled, variants, args.street)))
         return
     if args.opponent is not None and not turn:

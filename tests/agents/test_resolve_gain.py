@@ -70,3 +70,40 @@ def test_bad_options_are_named(tmp_path: Path, args: list[str], message: str) ->
     assert run.returncode == 2
     assert message in run.stderr
     assert not out.exists()
+
+
+def test_pooling_a_variant_the_files_do_not_hold_is_named(tmp_path: Path) -> None:
+    run = tmp_path / "run.jsonl"
+    run.write_text('{"deal": 1, "reached": true, "pot@0": 10, "depth/model@0": 5.0, '
+                   '"depth/safe@0": 1.0}\n{"deal": 2, "reached": false}\n')
+    done = subprocess.run([sys.executable, str(SCRIPT), "--street", "turn", "--variants",
+                           "depth/network,depth/safe", "--pool", str(run)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert ("--variants depth/network: no deal in the files that reached the turn holds it; "
+            "they hold depth/model, depth/safe") in done.stderr
+    done = subprocess.run([sys.executable, str(SCRIPT), "--street", "turn", "--variants",
+                           "depth/model,depth/safe", "--pool", str(run)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    # deal 1: (5 - 1) / 2 = 2 chips = 20 mbb; deal 2: 0; mean 10
+    assert "depth/model minus depth/safe:    +10.0" in done.stdout
+    missing = subprocess.run([sys.executable, str(SCRIPT), "--pool", str(tmp_path / "no")],
+                             capture_output=True, text=True, check=False)
+    assert missing.returncode == 2 and "--pool " + str(tmp_path / "no") in missing.stderr
+
+
+
+def test_the_kept_leaf_test_gives_the_figures_the_readme_reports(gain: ModuleType) -> None:
+    import gzip
+
+    root = SCRIPT.parents[1]
+    kept = root / "docs" / "results" / "issue16" / "leaf" / "call_433001.jsonl.gz"
+    rows = gain.read_rows(gzip.decompress(kept.read_bytes()).decode())
+    assert sorted(rows) == list(range(433001, 433401))  # the pre-registered 400 deals, once
+    lines = gain.summary(list(rows.values()), ["depth/model", "depth/safe"], "turn")
+    model, safe, diff = (line.split() for line in lines)
+    readme = " ".join((root / "README.md").read_text().split())
+    assert (f"`leaf=model` gains {model[1]} ± {model[3]} mbb/hand and `leaf=safe` "
+            f"{safe[1]} ± {safe[3]}") in readme
+    assert f"`leaf=model` minus `leaf=safe` is {diff[3]} ± {diff[5]} mbb/hand" in readme
